@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds dist/foodapi: imports SR28 into dist/catalog.sqlite, then compiles one executable that embeds it.
+# SR28 is read from $FOODAPI_SR28_DIR (default ../shared/datasets/usda-sr28); it is never copied into the repo.
+set -euo pipefail
+cd "$(dirname "$0")"
+BUN=./node_modules/.bin/bun
+[ -x "$BUN" ] || { echo "build.sh: run 'npm install' first (bun is a devDependency)" >&2; exit 1; }
+SR28_DIR="${FOODAPI_SR28_DIR:-../shared/datasets/usda-sr28}"
+mkdir -p dist
+
+# The import is skipped when the catalog is newer than every SR28 file and the importer sources.
+if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer dist/catalog.sqlite -type f 2>/dev/null | head -1)" ]; then
+  "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
+fi
+
+"$BUN" build src/main.ts --compile --minify --sourcemap --bytecode --format=esm --outfile dist/foodapi >&2
+echo "built dist/foodapi ($(du -h dist/foodapi | cut -f1))" >&2

@@ -1,0 +1,185 @@
+import { Database } from "bun:sqlite";
+import { rmSync, renameSync } from "node:fs";
+import { CATALOG_DDL } from "../schema";
+import { foldForSearch } from "../fold";
+import { FieldReader, readSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Row } from "./sr28-format";
+
+/**
+ * Builds the catalog database from SR28's ASCII files. The database is written to a temporary file next
+ * to the target and renamed into place only when complete, so a missing file, a malformed row or an
+ * interrupt never leaves a half-built catalog where a server would open it.
+ */
+
+export interface ImportCounts {
+  foods: number;
+  foodGroups: number;
+  nutrients: number;
+  nutrientValues: number;
+  portions: number;
+  footnotes: number;
+  derivations: number;
+}
+
+export interface ImportOptions {
+  readonly sourceDir: string;
+  readonly outPath: string;
+  /** Called with human-readable progress lines. */
+  readonly progress?: (message: string) => void;
+  /** Aborting stops the import at the next batch and removes the partial file. */
+  readonly signal?: AbortSignal;
+}
+
+export class ImportAborted extends Error {
+  constructor() {
+    super("import interrupted; no catalog was written");
+  }
+}
+
+/** Rows between two yields to the event loop, so that an interrupt is seen promptly. */
+const BATCH = 25_000;
+
+export async function importSr28(options: ImportOptions): Promise<ImportCounts> {
+  const { sourceDir, outPath, progress = () => {}, signal } = options;
+  const started = performance.now();
+
+  // Every file is checked to exist before anything is written.
+  for (const file of Object.values(SR28_FILES)) {
+    if (!(await Bun.file(`${sourceDir}/${file.name}`).exists())) {
+      throw new Sr28FormatError(file.name, null, `missing from ${sourceDir}`);
+    }
+  }
+
+  const partialPath = `${outPath}.partial-${process.pid}`;
+  rmSync(partialPath, { force: true });
+  const db = new Database(partialPath, { create: true, strict: true });
+  let committed = false;
+  try {
+    // Nothing is durable until the rename, so the import needs no journal of its own.
+    db.run("PRAGMA journal_mode = OFF");
+    db.run("PRAGMA synchronous = OFF");
+    db.run("PRAGMA foreign_keys = OFF");
+    db.run("BEGIN");
+    db.run(CATALOG_DDL);
+
+    const load = async (file: Sr28File, sql: string, toParams: (r: FieldReader) => (string | number | null)[]) => {
+      const rows = await readSr28File(sourceDir, file);
+      const insert = db.prepare(sql);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as Sr28Row;
+        const params = toParams(new FieldReader(file, row));
+        try {
+          insert.run(...params);
+        } catch (error) {
+          // A constraint failure here is a duplicate key: report it against the row that caused it.
+          throw new Sr28FormatError(file.name, row.line, `cannot be stored (${(error as Error).message})`);
+        }
+        if (i % BATCH === BATCH - 1) {
+          if (i % (BATCH * 4) === BATCH * 4 - 1) progress(`  ${file.name}: ${Math.round(((i + 1) / rows.length) * 100)}%`);
+          await yieldToSignals(signal);
+        }
+      }
+      insert.finalize();
+      progress(`${file.name}: ${rows.length} rows`);
+      await yieldToSignals(signal);
+      return rows.length;
+    };
+
+    const counts: ImportCounts = {
+      foodGroups: await load(SR28_FILES.foodGroups, "INSERT INTO food_groups VALUES (?, ?)", (r) => [
+        r.digits(0, "FdGrp_Cd", 4),
+        r.text(1, "FdGrp_Desc"),
+      ]),
+      derivations: await load(SR28_FILES.derivations, "INSERT INTO derivations VALUES (?, ?)", (r) => [
+        r.text(0, "Deriv_Cd"),
+        r.text(1, "Deriv_Desc"),
+      ]),
+      nutrients: await load(SR28_FILES.nutrients, "INSERT INTO nutrients VALUES (?, ?, ?, ?, ?, ?)", (r) => [
+        r.digits(0, "Nutr_No", 3),
+        r.text(3, "NutrDesc"),
+        r.text(1, "Units"),
+        r.optionalText(2),
+        r.number(4, "Num_Dec"),
+        r.number(5, "SR_Order"),
+      ]),
+      foods: await load(
+        SR28_FILES.foods,
+        "INSERT INTO foods VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (r) => {
+          const foodNumber = r.digits(0, "NDB_No", 5);
+          const name = r.text(2, "Long_Desc");
+          return [
+            Number(foodNumber), foodNumber, r.digits(1, "FdGrp_Cd", 4), name, foldForSearch(name),
+            r.text(3, "Shrt_Desc"), r.optionalText(4), r.optionalText(5), r.optionalText(9),
+            r.optionalNumber(8, "Refuse"), r.optionalText(7),
+            r.optionalNumber(10, "N_Factor"), r.optionalNumber(11, "Pro_Factor"),
+            r.optionalNumber(12, "Fat_Factor"), r.optionalNumber(13, "CHO_Factor"),
+          ];
+        },
+      ),
+      nutrientValues: await load(SR28_FILES.nutrientValues, "INSERT INTO nutrient_values VALUES (?, ?, ?, ?, ?, ?)", (r) => [
+        Number(r.digits(0, "NDB_No", 5)),
+        r.digits(1, "Nutr_No", 3),
+        r.number(2, "Nutr_Val"),
+        r.number(3, "Num_Data_Pts"),
+        r.optionalNumber(4, "Std_Error"),
+        r.optionalText(6),
+      ]),
+      portions: await load(SR28_FILES.portions, "INSERT INTO portions VALUES (?, ?, ?, ?, ?)", (r) => [
+        Number(r.digits(0, "NDB_No", 5)),
+        r.number(1, "Seq"),
+        r.number(2, "Amount"),
+        r.text(3, "Msre_Desc"),
+        r.number(4, "Gm_Wgt"),
+      ]),
+      footnotes: await load(SR28_FILES.footnotes, "INSERT INTO footnotes VALUES (?, ?, ?, ?, ?)", (r) => [
+        Number(r.digits(0, "NDB_No", 5)),
+        r.text(1, "Footnt_No"),
+        r.text(2, "Footnt_Typ"),
+        r.optionalText(3),
+        r.text(4, "Footnt_Txt"),
+      ]),
+    };
+
+    checkReferences(db);
+    db.run("INSERT INTO food_search (rowid, search_name) SELECT id, search_name FROM foods");
+    db.run("INSERT INTO food_search (food_search) VALUES ('optimize')");
+    const info = db.prepare("INSERT INTO catalog_info VALUES (?, ?)");
+    for (const [key, value] of Object.entries(counts)) info.run(`count.${key}`, String(value));
+    info.run("release", "SR28");
+    info.run("importedAt", new Date().toISOString());
+    info.finalize();
+    db.run("COMMIT");
+    db.run("ANALYZE");
+    db.close();
+    committed = true;
+    renameSync(partialPath, outPath);
+    progress(`catalog written to ${outPath} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    return counts;
+  } finally {
+    if (!committed) {
+      db.close();
+      rmSync(partialPath, { force: true });
+    }
+  }
+}
+
+/** Every child row must name a food, nutrient, group and derivation code that exists. */
+function checkReferences(db: Database): void {
+  const orphans: [string, string][] = [
+    ["FOOD_DES.txt", "SELECT food_number AS ref FROM foods WHERE group_code NOT IN (SELECT code FROM food_groups)"],
+    ["NUT_DATA.txt", "SELECT printf('%05d', food_id) AS ref FROM nutrient_values WHERE food_id NOT IN (SELECT id FROM foods)"],
+    ["NUT_DATA.txt", "SELECT nutrient_number AS ref FROM nutrient_values WHERE nutrient_number NOT IN (SELECT number FROM nutrients)"],
+    ["NUT_DATA.txt", "SELECT derivation_code AS ref FROM nutrient_values WHERE derivation_code NOT IN (SELECT code FROM derivations)"],
+    ["WEIGHT.txt", "SELECT printf('%05d', food_id) AS ref FROM portions WHERE food_id NOT IN (SELECT id FROM foods)"],
+    ["FOOTNOTE.txt", "SELECT printf('%05d', food_id) AS ref FROM footnotes WHERE food_id NOT IN (SELECT id FROM foods)"],
+  ];
+  for (const [file, sql] of orphans) {
+    const orphan = db.query<{ ref: string }, []>(`${sql} LIMIT 1`).get();
+    if (orphan) throw new Sr28FormatError(file, null, `refers to '${orphan.ref}', which is not defined`);
+  }
+}
+
+async function yieldToSignals(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (signal?.aborted) throw new ImportAborted();
+}

@@ -1,0 +1,41 @@
+import { validationError } from "../http/errors";
+import { foldForSearch } from "./fold";
+import type { SearchQuery } from "./model";
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 90;
+export const QUERY_MAX_CHARS = 200;
+
+/** The search request after validation and clamping: what the envelope reports back. */
+export interface SearchParams {
+  /** Folded, non-empty terms; empty when there is no name filter. */
+  readonly terms: readonly string[];
+  readonly group: string | undefined;
+  readonly page: number;
+  readonly limit: number;
+}
+
+/**
+ * Out-of-range page and limit are clamped, never an error; a value that is not an integer is a 400.
+ * Empty parameters (`q=`, `page=`) count as absent.
+ */
+export function parseSearchParams(query: SearchQuery): SearchParams {
+  const q = (query.q ?? "").trim();
+  if ([...q].length > QUERY_MAX_CHARS) throw validationError("q", `must be at most ${QUERY_MAX_CHARS} characters`);
+  return {
+    terms: q.split(/\s+/).map(foldForSearch).filter(Boolean),
+    group: query.group || undefined,
+    page: clampedInteger("page", query.page, { fallback: 1, min: 1, max: Number.MAX_SAFE_INTEGER }),
+    limit: clampedInteger("limit", query.limit, { fallback: PAGE_SIZE_DEFAULT, min: 1, max: PAGE_SIZE_MAX }),
+  };
+}
+
+function clampedInteger(name: string, raw: string | undefined, range: { fallback: number; min: number; max: number }): number {
+  if (raw === undefined || raw === "") return range.fallback;
+  if (!/^[+-]?\d+$/.test(raw)) throw validationError(name, "must be an integer");
+  // BigInt so that 10^20 clamps instead of turning into a float.
+  const value = BigInt(raw);
+  if (value < BigInt(range.min)) return range.min;
+  if (value > BigInt(range.max)) return range.max;
+  return Number(value);
+}

@@ -1,0 +1,130 @@
+import type { Database } from "bun:sqlite";
+import { asc, count, eq, inArray, and, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import {
+  catalogInfo, derivations, foodGroups, foods, footnotes, nutrientValues, nutrients, portions,
+} from "./schema";
+import type { Candidate } from "./ranking";
+
+/**
+ * Every read of the catalog database. The catalog is immutable while served, so the small lists
+ * (groups, nutrients, counts) are read once and kept.
+ */
+export type CatalogStore = ReturnType<typeof createCatalogStore>;
+
+export function createCatalogStore(sqlite: Database) {
+  const db = drizzle(sqlite);
+
+  const candidateColumns = { foodNumber: foods.foodNumber, name: foods.name, searchName: foods.searchName };
+  const ftsCandidates = sqlite.query<Candidate, [string]>(
+    `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
+       FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1`,
+  );
+  const ftsCandidatesInGroup = sqlite.query<Candidate, [string, string]>(
+    `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
+       FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1 AND f.group_code = ?2`,
+  );
+
+  let groupsCache: { code: string; name: string; foodCount: number }[] | undefined;
+  let nutrientsCache: (typeof nutrients.$inferSelect)[] | undefined;
+  let infoCache: Record<string, string> | undefined;
+
+  return {
+    /** Foods whose folded name contains every trigram phrase in `match` (an FTS5 expression). */
+    candidatesMatching(match: string, group: string | undefined): Candidate[] {
+      return group === undefined ? ftsCandidates.all(match) : ftsCandidatesInGroup.all(match, group);
+    },
+
+    /** Every food (optionally of one group): the candidate set when no term is long enough for FTS. */
+    allCandidates(group: string | undefined): Candidate[] {
+      const query = db.select(candidateColumns).from(foods);
+      return (group === undefined ? query : query.where(eq(foods.groupCode, group))).all();
+    },
+
+    countFoods(group: string | undefined): number {
+      const query = db.select({ n: count() }).from(foods);
+      return (group === undefined ? query : query.where(eq(foods.groupCode, group))).get()!.n;
+    },
+
+    /** One page of foods in food-number order. */
+    foodsByNumber(group: string | undefined, offset: number, limit: number) {
+      const query = db.select({ foodNumber: foods.foodNumber, name: foods.name }).from(foods);
+      return (group === undefined ? query : query.where(eq(foods.groupCode, group)))
+        .orderBy(asc(foods.id))
+        .limit(limit)
+        .offset(offset)
+        .all();
+    },
+
+    food(foodNumber: string) {
+      return db
+        .select({ food: foods, groupName: foodGroups.name })
+        .from(foods)
+        .innerJoin(foodGroups, eq(foodGroups.code, foods.groupCode))
+        .where(eq(foods.foodNumber, foodNumber))
+        .get();
+    },
+
+    nutrientValuesOf(foodId: number, only: readonly string[] | undefined) {
+      const where = only === undefined
+        ? eq(nutrientValues.foodId, foodId)
+        : and(eq(nutrientValues.foodId, foodId), inArray(nutrientValues.nutrientNumber, [...only]));
+      return db
+        .select({
+          number: nutrients.number, name: nutrients.name, tag: nutrients.tag, unit: nutrients.unit,
+          value: nutrientValues.value, dataPoints: nutrientValues.dataPoints, stdError: nutrientValues.stdError,
+          derivationCode: nutrientValues.derivationCode, derivationDescription: derivations.description,
+        })
+        .from(nutrientValues)
+        .innerJoin(nutrients, eq(nutrients.number, nutrientValues.nutrientNumber))
+        .leftJoin(derivations, eq(derivations.code, nutrientValues.derivationCode))
+        .where(where)
+        .orderBy(asc(nutrients.srOrder))
+        .all();
+    },
+
+    portionsOf(foodId: number) {
+      return db
+        .select({ seq: portions.seq, amount: portions.amount, description: portions.description, grams: portions.grams })
+        .from(portions)
+        .where(eq(portions.foodId, foodId))
+        .orderBy(asc(portions.seq))
+        .all();
+    },
+
+    footnotesOf(foodId: number) {
+      return db
+        .select({ number: footnotes.number, type: footnotes.type, nutrientNumber: footnotes.nutrientNumber, text: footnotes.text })
+        .from(footnotes)
+        .where(eq(footnotes.foodId, foodId))
+        .orderBy(asc(footnotes.number), asc(sql`rowid`))
+        .all();
+    },
+
+    foodGroups() {
+      groupsCache ??= db
+        .select({ code: foodGroups.code, name: foodGroups.name, foodCount: count(foods.id) })
+        .from(foodGroups)
+        .leftJoin(foods, eq(foods.groupCode, foodGroups.code))
+        .groupBy(foodGroups.code)
+        .orderBy(asc(foodGroups.code))
+        .all();
+      return groupsCache;
+    },
+
+    nutrients() {
+      nutrientsCache ??= db.select().from(nutrients).orderBy(asc(nutrients.srOrder), asc(nutrients.number)).all();
+      return nutrientsCache;
+    },
+
+    info(): Readonly<Record<string, string>> {
+      infoCache ??= Object.fromEntries(db.select().from(catalogInfo).all().map((row) => [row.key, row.value]));
+      return infoCache;
+    },
+
+    /** A real query, for /healthz. */
+    ping(): void {
+      sqlite.query("SELECT 1 FROM foods LIMIT 1").get();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+export const HELP = `foodapi: the USDA SR28 food composition API in one binary
+
+Usage:
+  foodapi [serve] [options]              serve the API (default)
+  foodapi import [SR28_DIR] [--out FILE] build a catalog database from SR28's ASCII files
+  foodapi keys create --email E --name N issue an API key (creates the account if needed)
+  foodapi version                        print the version
+  foodapi help                           this text
+
+Options (flag, environment variable, default):
+  --port              PORT                      3000
+  --host              HOST                      127.0.0.1
+  --data-dir          FOODAPI_DATA_DIR          ./data
+  --base-url          FOODAPI_BASE_URL          http://<host>:<port>
+  --trusted-origins   FOODAPI_TRUSTED_ORIGINS   (none; comma-separated origins)
+  --client-ip-header  FOODAPI_CLIENT_IP_HEADER  cf-connecting-ip (empty: TCP peer address only)
+  --free-limit        FOODAPI_FREE_LIMIT        1000/1h
+  --auth-limit        FOODAPI_AUTH_LIMIT        10/1m
+  --trial-ip-limit    FOODAPI_TRIAL_IP_LIMIT    10/1h
+  --catalog           FOODAPI_CATALOG           (the embedded catalog)
+                      FOODAPI_TRIAL_SECRET      generated once, kept in the data directory
+                      FOODAPI_SR28_DIR          ../shared/datasets/usda-sr28 (for import)
+
+An invalid setting stops start-up with a message naming it and exit code 2.
+`;

@@ -1,0 +1,36 @@
+import { isValidEmail, normalizeEmail } from "../accounts/email";
+import { createAccountStore } from "../accounts/store";
+import { systemClock } from "../clock";
+import type { Config } from "../config/config";
+import { UsageError } from "../config/args";
+import { openStateDb } from "../db/state-db";
+import { issueKey } from "../keys/service";
+import { createKeyStore } from "../keys/store";
+
+/**
+ * `foodapi keys create --email E --name N`: issues a key without the dashboard, creating the account
+ * (without a password) if needed. The plaintext key is the only line on stdout.
+ */
+export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>, config: Config): number {
+  if (positionals[0] !== "create") throw new UsageError("usage: foodapi keys create --email E --name N");
+  const email = normalizeEmail(flags.get("email") ?? "");
+  const name = (flags.get("name") ?? "").trim();
+  if (!isValidEmail(email)) throw new UsageError("--email must be a valid e-mail address");
+  if (name.length < 1 || name.length > 64) throw new UsageError("--name must be 1 to 64 characters");
+
+  const state = openStateDb(config.dataDir);
+  try {
+    const accounts = createAccountStore(state);
+    const now = systemClock();
+    const user =
+      accounts.findByEmail(email) ??
+      accounts.insert({ email, name: email.split("@")[0]!, passwordHash: null, now }) ??
+      accounts.findByEmail(email)!;
+    const issued = issueKey(createKeyStore(state), systemClock, user.id, name);
+    console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email}; it is shown once, below`);
+    process.stdout.write(`${issued.key}\n`);
+    return 0;
+  } finally {
+    state.sqlite.close();
+  }
+}

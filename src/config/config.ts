@@ -1,0 +1,135 @@
+import { resolve } from "node:path";
+
+/**
+ * The one config loader: every setting is read here, once, from a flag, else its environment variable,
+ * else its default, and validated. A bad value stops start-up naming the setting (exit code 2).
+ */
+
+export interface RateSpec {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly baseUrl: URL;
+  readonly trustedOrigins: readonly string[];
+  /** Header carrying the client IP set by the edge proxy; null means the TCP peer address only. */
+  readonly clientIpHeader: string | null;
+  readonly freeLimit: RateSpec;
+  readonly authLimit: RateSpec;
+  readonly trialIpLimit: RateSpec;
+  readonly trialSecret: string | undefined;
+  readonly turnstileSecretKey: string | undefined;
+  readonly turnstileVerifyUrl: string;
+  /** A catalog database file to serve instead of the one embedded in the binary. */
+  readonly catalogPath: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`invalid ${setting}: ${problem}`);
+  }
+}
+
+type Source = { readonly flags: ReadonlyMap<string, string>; readonly env: Readonly<Record<string, string | undefined>> };
+
+function read(source: Source, flag: string | null, env: string | null): { value: string; name: string } | undefined {
+  if (flag !== null) {
+    const value = source.flags.get(flag);
+    if (value !== undefined) return { value, name: `--${flag}` };
+  }
+  if (env !== null) {
+    const value = source.env[env];
+    if (value !== undefined) return { value, name: env };
+  }
+  return undefined;
+}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+export function parseRateSpec(text: string, setting: string): RateSpec {
+  const match = /^(\d{1,9})\/(\d{0,6})([smhd])$/.exec(text.trim());
+  if (!match) throw new ConfigError(setting, `'${text}' is not requests/window such as 1000/1h or 10/30s`);
+  const limit = Number(match[1]);
+  const windowSeconds = Number(match[2] || "1") * WINDOW_UNITS[match[3]!]!;
+  if (limit < 1 || windowSeconds < 1) throw new ConfigError(setting, `'${text}' must allow at least 1 request in a window of at least 1s`);
+  return { limit, windowSeconds };
+}
+
+function parsePort(text: string, setting: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new ConfigError(setting, `'${text}' is not a port number (0-65535)`);
+  return Number(text);
+}
+
+function parseOrigin(text: string, setting: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(setting, `'${text}' is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(setting, `'${text}' is not http(s)`);
+  return url.origin;
+}
+
+export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>): Config {
+  const source = { flags, env };
+  const get = (flag: string | null, envName: string | null) => read(source, flag, envName);
+
+  const portIn = get("port", "PORT");
+  const port = portIn ? parsePort(portIn.value, portIn.name) : 3000;
+  const host = get("host", "HOST")?.value || "127.0.0.1";
+  const dataDir = resolve(get("data-dir", "FOODAPI_DATA_DIR")?.value || "./data");
+
+  const baseUrlIn = get("base-url", "FOODAPI_BASE_URL");
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const baseUrl = new URL(baseUrlIn ? parseOrigin(baseUrlIn.value, baseUrlIn.name) : `http://${urlHost}:${port}`);
+
+  const trustedIn = get("trusted-origins", "FOODAPI_TRUSTED_ORIGINS");
+  const trustedOrigins = (trustedIn?.value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((origin) => parseOrigin(origin, trustedIn!.name));
+
+  const ipHeaderIn = get("client-ip-header", "FOODAPI_CLIENT_IP_HEADER");
+  const ipHeader = ipHeaderIn === undefined ? "cf-connecting-ip" : ipHeaderIn.value.trim().toLowerCase();
+  if (ipHeader && !/^[a-z0-9-]+$/.test(ipHeader)) throw new ConfigError(ipHeaderIn!.name, `'${ipHeader}' is not a header name`);
+
+  const rate = (flag: string, envName: string, fallback: string) => {
+    const input = get(flag, envName);
+    return parseRateSpec(input?.value ?? fallback, input?.name ?? `--${flag}`);
+  };
+
+  const turnstileUrlIn = get(null, "TURNSTILE_VERIFY_URL");
+  const trialSecret = get(null, "FOODAPI_TRIAL_SECRET")?.value || undefined;
+  if (trialSecret !== undefined && trialSecret.length < 32) {
+    throw new ConfigError("FOODAPI_TRIAL_SECRET", "must be at least 32 characters");
+  }
+
+  const catalogIn = get("catalog", "FOODAPI_CATALOG");
+
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    baseUrl,
+    trustedOrigins: Object.freeze(trustedOrigins),
+    clientIpHeader: ipHeader || null,
+    freeLimit: rate("free-limit", "FOODAPI_FREE_LIMIT", "1000/1h"),
+    authLimit: rate("auth-limit", "FOODAPI_AUTH_LIMIT", "10/1m"),
+    trialIpLimit: rate("trial-ip-limit", "FOODAPI_TRIAL_IP_LIMIT", "10/1h"),
+    trialSecret,
+    turnstileSecretKey: get(null, "TURNSTILE_SECRET_KEY")?.value || undefined,
+    turnstileVerifyUrl: turnstileUrlIn
+      ? parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value
+      : "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+    catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The state database's schema history, compiled into the binary. Each entry runs once, in order, inside a
+ * transaction; `PRAGMA user_version` records how many have run. Append only: never edit a shipped entry.
+ * The drizzle tables (src/<capability>/schema.ts) describe the result; test/state-db.test.ts checks that
+ * they agree column for column.
+ */
+export const STATE_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE users (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL UNIQUE,
+     name TEXT NOT NULL,
+     email_verified INTEGER NOT NULL DEFAULT 0,
+     image TEXT,
+     password_hash TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL REFERENCES users(id),
+     name TEXT NOT NULL,
+     key_prefix TEXT NOT NULL,
+     key_hash TEXT NOT NULL UNIQUE,
+     tier TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     last_used_at INTEGER,
+     revoked_at INTEGER
+   );
+   CREATE INDEX api_keys_user_idx ON api_keys (user_id, created_at);`,
+];

@@ -1,0 +1,30 @@
+import { isIP } from "node:net";
+
+/**
+ * The one client-IP rule: the edge proxy's header when configured and parsable, else the TCP peer.
+ * IPv6 addresses are reduced to their /64, the block one subscriber usually controls, so that a
+ * client cannot dodge per-IP limits by walking its own prefix.
+ */
+export function clientIp(headers: Headers, peerAddress: string | undefined, header: string | null): string {
+  const fromProxy = header ? parseIp(headers.get(header)?.trim()) : undefined;
+  return fromProxy ?? parseIp(peerAddress) ?? "unknown";
+}
+
+function parseIp(raw: string | undefined | null): string | undefined {
+  if (!raw) return undefined;
+  const mapped = raw.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
+  const family = isIP(mapped);
+  if (family === 4) return mapped;
+  if (family === 6) return `${ipv6Prefix64(mapped)}::/64`;
+  return undefined;
+}
+
+function ipv6Prefix64(address: string): string {
+  const [head = "", tail = ""] = address.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const groups = address.includes("::")
+    ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups]
+    : headGroups;
+  return groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":");
+}

@@ -1,0 +1,42 @@
+import { Elysia } from "elysia";
+import { unauthorized } from "./errors";
+import { requestFacts } from "./request-context";
+
+/**
+ * The one credential guard for data routes. `X-API-Key` when present, else `Authorization: Bearer`.
+ * Every failure is the same 401 (see `unauthorized`); the reason is kept for the log only.
+ */
+
+export type Principal =
+  | { kind: "key"; id: string; userId: string; tier: "free" }
+  | { kind: "trial"; id: string; tier: "anon"; expiresAt: number };
+
+export type CredentialResult = { ok: true; principal: Principal } | { ok: false; reason: string };
+
+export interface CredentialVerifiers {
+  apiKey(presented: string): CredentialResult;
+  bearer(presented: string): CredentialResult;
+}
+
+export function authenticate(headers: Headers, verifiers: CredentialVerifiers): CredentialResult {
+  const apiKey = headers.get("x-api-key");
+  if (apiKey !== null) return verifiers.apiKey(apiKey.trim());
+  const authorization = headers.get("authorization");
+  if (authorization === null) return { ok: false, reason: "MISSING" };
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  if (!match) return { ok: false, reason: "WRONG_SCHEME" };
+  return verifiers.bearer(match[1]!);
+}
+
+export function credentialGuard(verifiers: CredentialVerifiers) {
+  return new Elysia({ name: "credential-guard" }).resolve({ as: "scoped" }, ({ request }) => {
+    const result = authenticate(request.headers, verifiers);
+    const facts = requestFacts(request);
+    if (!result.ok) {
+      facts.authFailure = result.reason;
+      throw unauthorized();
+    }
+    facts.principalId = result.principal.id;
+    return { principal: result.principal };
+  });
+}

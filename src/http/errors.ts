@@ -1,0 +1,38 @@
+/**
+ * The one error shape of the API: `{"code": "UPPER_SNAKE", "message": "..."}` for every 4xx and 5xx.
+ * Flat, as Better Auth's client reads it. Handlers throw `ApiError`; `toErrorResponse` writes it.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+export function errorResponse(error: ApiError): Response {
+  return new Response(JSON.stringify({ code: error.code, message: error.message }), {
+    status: error.status,
+    headers: { "content-type": JSON_CONTENT_TYPE, ...error.headers },
+  });
+}
+
+export const notFound = () => new ApiError(404, "NOT_FOUND", "No such route.");
+
+export const validationError = (field: string, problem: string) =>
+  new ApiError(400, "VALIDATION_ERROR", `${field}: ${problem}`);
+
+/**
+ * Every authentication failure on a data route, whatever the cause, is this one response. The cause is
+ * kept for logs by the guard; nothing about it reaches the client.
+ */
+export const unauthorized = () =>
+  new ApiError(401, "UNAUTHORIZED", "A valid API key or trial token is required.", {
+    "www-authenticate": 'Bearer realm="foodapi"',
+  });

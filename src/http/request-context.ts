@@ -1,0 +1,22 @@
+/**
+ * Per-request facts that the HTTP server learns outside Elysia (the peer address) or that routes learn
+ * for the access log (who the caller was). Keyed by the Request object, so nothing leaks across requests.
+ */
+export interface RequestFacts {
+  peerAddress: string | undefined;
+  /** The id of the credential that passed the guard: a key id or a trial token id. Never a secret. */
+  principalId: string | undefined;
+  /** Why the guard refused the credential (MISSING, MALFORMED, NOT_FOUND, ...): for the log only. */
+  authFailure: string | undefined;
+}
+
+const facts = new WeakMap<Request, RequestFacts>();
+
+export function requestFacts(request: Request): RequestFacts {
+  let entry = facts.get(request);
+  if (!entry) {
+    entry = { peerAddress: undefined, principalId: undefined, authFailure: undefined };
+    facts.set(request, entry);
+  }
+  return entry;
+}

@@ -1,0 +1,42 @@
+import type { Clock } from "../clock";
+import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
+import type { ApiKey } from "./schema";
+import type { KeyStore } from "./store";
+
+export const KEY_PREFIX = "fnk_";
+/** 24 random bytes: 192 bits, well above the 128 the contract asks for. */
+const KEY_SECRET_BYTES = 24;
+const KEY_SECRET_LENGTH = randomBase58(KEY_SECRET_BYTES).length;
+/** `fnk_` and 8 characters: enough to tell keys apart in a list, far too little to guess the rest. */
+const VISIBLE_PREFIX_LENGTH = 12;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function generateKey(): { key: string; keyHash: string; keyPrefix: string } {
+  const key = KEY_PREFIX + randomBase58(KEY_SECRET_BYTES);
+  return { key, keyHash: sha256Hex(key), keyPrefix: key.slice(0, VISIBLE_PREFIX_LENGTH) };
+}
+
+/** Issues a key: the returned `key` is the only copy of the plaintext there will ever be. */
+export function issueKey(store: KeyStore, clock: Clock, userId: string, name: string): ApiKey & { key: string } {
+  const { key, keyHash, keyPrefix } = generateKey();
+  const record = store.insert({ id: newId("key"), userId, name, keyPrefix, keyHash, tier: "free", createdAt: clock() });
+  return { ...record, key };
+}
+
+export type KeyCheck =
+  | { ok: true; key: ApiKey }
+  | { ok: false; reason: "MALFORMED" | "NOT_FOUND" };
+
+/** Looks a presented key up by its hash. Revoked keys are not found: revocation takes effect at once. */
+export function verifyKey(store: KeyStore, clock: Clock, presented: string): KeyCheck {
+  if (!presented.startsWith(KEY_PREFIX) || presented.length !== KEY_PREFIX.length + KEY_SECRET_LENGTH) {
+    return { ok: false, reason: "MALFORMED" };
+  }
+  const keyHash = sha256Hex(presented);
+  const key = store.findActiveByHash(keyHash);
+  // The lookup is by hash already; the constant-time check keeps the comparison of secret-derived
+  // values free of early exits should the lookup ever become a prefix scan.
+  if (!key || !constantTimeEqual(key.keyHash, keyHash)) return { ok: false, reason: "NOT_FOUND" };
+  store.touch(key.id, clock(), LAST_USED_RESOLUTION_MS);
+  return { ok: true, key };
+}

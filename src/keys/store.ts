@@ -1,0 +1,46 @@
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { StateDb } from "../db/state-db";
+import { apiKeys, type ApiKey } from "./schema";
+
+/** Every read and write of API key records. Keys are found by the hash of the presented key only. */
+export type KeyStore = ReturnType<typeof createKeyStore>;
+
+export function createKeyStore({ db }: StateDb) {
+  return {
+    insert(record: typeof apiKeys.$inferInsert): ApiKey {
+      return db.insert(apiKeys).values(record).returning().get();
+    },
+
+    findActiveByHash(keyHash: string): ApiKey | undefined {
+      return db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))).get();
+    },
+
+    listActive(userId: string): ApiKey[] {
+      return db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+        .all();
+    },
+
+    /** Revokes the user's own active key; false when there is none such (not theirs, unknown, revoked). */
+    revoke(userId: string, keyId: string, now: number): boolean {
+      const revoked = db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id })
+        .all();
+      return revoked.length > 0;
+    },
+
+    /** Records use at most once per `coarseMs`, so that a busy key does not write on every request. */
+    touch(keyId: string, now: number, coarseMs: number): void {
+      db.update(apiKeys)
+        .set({ lastUsedAt: now })
+        .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - coarseMs))))
+        .run();
+    },
+  };
+}

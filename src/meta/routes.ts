@@ -1,0 +1,59 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config/config";
+import type { CatalogStore } from "../catalog/store";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
+import { JSON_CONTENT_TYPE } from "../http/errors";
+import { SERVICE_NAME, SERVICE_VERSION } from "./version";
+
+export const TRIAL_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+export const TRIAL_TOKEN_REQUESTS = 30;
+
+/** Public routes: what this service is and serves, and whether it can answer. */
+export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => void }) {
+  const { config, catalog } = deps;
+  const count = (name: string) => Number(catalog.info()[`count.${name}`] ?? 0);
+  return new Elysia()
+    .get(
+      "/v1/meta",
+      () => ({
+        service: { name: SERVICE_NAME, version: SERVICE_VERSION },
+        apiVersion: "v1",
+        dataset: {
+          name: "USDA National Nutrient Database for Standard Reference",
+          release: catalog.info().release ?? "SR28",
+          importedAt: catalog.info().importedAt ?? null,
+          counts: {
+            foods: count("foods"),
+            foodGroups: count("foodGroups"),
+            nutrients: count("nutrients"),
+            nutrientValues: count("nutrientValues"),
+            portions: count("portions"),
+            footnotes: count("footnotes"),
+          },
+        },
+        limits: {
+          pageSize: { default: PAGE_SIZE_DEFAULT, max: PAGE_SIZE_MAX },
+          trialToken: { lifetimeSeconds: TRIAL_TOKEN_LIFETIME_SECONDS, requests: TRIAL_TOKEN_REQUESTS },
+          freeTier: { requests: config.freeLimit.limit, windowSeconds: config.freeLimit.windowSeconds },
+        },
+        license:
+          "The SR28 data is public domain (U.S. Department of Agriculture, Agricultural Research Service). foodapi itself is MIT licensed.",
+        citation:
+          "US Department of Agriculture, Agricultural Research Service, Nutrient Data Laboratory. USDA National Nutrient Database for Standard Reference, Release 28. Version Current: September 2015, slightly revised May 2016.",
+      }),
+      { detail: { summary: "Service, dataset and limits", tags: ["Public"] } },
+    )
+    .get(
+      "/healthz",
+      () => {
+        try {
+          catalog.ping();
+          deps.pingState();
+          return Response.json({ status: "ok" }, { headers: { "content-type": JSON_CONTENT_TYPE } });
+        } catch {
+          return Response.json({ status: "unavailable" }, { status: 503, headers: { "content-type": JSON_CONTENT_TYPE } });
+        }
+      },
+      { detail: { summary: "Health check: both databases answer a query", tags: ["Public"] } },
+    );
+}

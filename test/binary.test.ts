@@ -1,0 +1,84 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runBinary, startServer } from "./helpers/binary";
+
+describe("the compiled binary", () => {
+  test("started from a temporary directory, it answers an authenticated search and stops cleanly on SIGTERM", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-e2e-"));
+    const created = runBinary(["keys", "create", "--email", "Dev@Example.com", "--name", "laptop"], { cwd });
+    expect(created.exitCode).toBe(0);
+    const key = created.stdout.trim();
+    expect(created.stdout).toBe(`${key}\n`);
+    expect(key).toMatch(/^fnk_[1-9A-HJ-NP-Za-km-z]{33}$/);
+
+    const server = await startServer({ cwd });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const search = await fetch(`${server.url}/v1/foods?q=cheddar&limit=5`, { headers: { "x-api-key": key } });
+      expect(search.status).toBe(200);
+      const body = (await search.json()) as { items: { name: string }[]; total: number };
+      expect(body.items).toHaveLength(5);
+      expect(body.items.every((item) => /cheddar/i.test(item.name))).toBe(true);
+
+      const health = await fetch(`${server.url}/healthz`);
+      expect(await health.json()).toEqual({ status: "ok" });
+
+      // The uniform 401 over a real socket: status, body and headers but Date.
+      const shapes = await Promise.all(
+        ([{}, { "x-api-key": "fnk_bad" }, { "x-api-key": `fnk_${"z".repeat(33)}` }, { authorization: "Bearer a.b" }] as Record<string, string>[]).map(async (headers) => {
+          const response = await fetch(`${server.url}/v1/foods/01001`, { headers });
+          return { status: response.status, body: await response.text(), headers: [...response.headers].filter(([n]) => n !== "date") };
+        }),
+      );
+      expect(shapes[0]!.status).toBe(401);
+      for (const shape of shapes) expect(shape).toEqual(shapes[0]!);
+    } finally {
+      expect(await server.stop("SIGTERM")).toBe(0);
+    }
+    expect(server.stderr()).toContain("stopped");
+
+    // One JSON access-log line per request, with the key id and never the key.
+    const lines = await server.stdoutLines();
+    expect(lines.length).toBe(6);
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(entries[0]).toMatchObject({ method: "GET", path: "/v1/foods", status: 200, ip: "127.0.0.1", keyId: expect.stringMatching(/^key_/) });
+    expect(lines.join("\n")).not.toContain(key);
+    expect(lines.join("\n")).not.toContain("fnk_");
+  });
+
+  test("SIGINT also stops it with exit code 0", async () => {
+    const server = await startServer();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop("SIGINT")).toBe(0);
+  });
+
+  test("an invalid setting stops start-up with exit code 2 and names the setting", () => {
+    for (const [args, env, name] of [
+      [["serve", "--port", "abc"], {}, "--port"],
+      [["serve"], { FOODAPI_FREE_LIMIT: "5/xyz" }, "FOODAPI_FREE_LIMIT"],
+      [["serve", "--auth-limit", "ten"], {}, "--auth-limit"],
+    ] as const) {
+      const result = runBinary([...args], { env });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(name);
+    }
+  });
+
+  test("version, help and an unknown command", () => {
+    expect(runBinary(["version"]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+\n$/);
+    const help = runBinary(["--help"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("foodapi import");
+    const unknown = runBinary(["frobnicate"]);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("unknown command");
+  });
+
+  test("keys create refuses a bad e-mail with exit code 2", () => {
+    const result = runBinary(["keys", "create", "--email", "nope", "--name", "x"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe("");
+  });
+});

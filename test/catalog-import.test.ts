@@ -1,0 +1,145 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getTableConfig } from "drizzle-orm/sqlite-core";
+import * as catalogSchema from "../src/catalog/schema";
+import { BINARY_PATH, SR28_DIR } from "./helpers/paths";
+import { makeMiniSr28 } from "./helpers/mini-sr28";
+import { runBinary } from "./helpers/binary";
+
+describe("foodapi import of the full SR28", () => {
+  let workDir: string;
+  let db: Database;
+  let result: ReturnType<typeof runBinary>;
+
+  beforeAll(() => {
+    workDir = mkdtempSync(join(tmpdir(), "foodapi-import-"));
+    result = runBinary(["import", SR28_DIR, "--out", join(workDir, "catalog.sqlite")], { cwd: workDir });
+    db = new Database(join(workDir, "catalog.sqlite"), { readonly: true });
+  });
+  afterAll(() => {
+    db.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  const count = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+
+  test("exits 0 and reports progress on stderr", () => {
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("NUT_DATA.txt: 679045 rows");
+    expect(result.stdout).toBe("");
+  });
+
+  test("counts are exact", () => {
+    expect(count("foods")).toBe(8789);
+    expect(count("food_groups")).toBe(25);
+    expect(count("nutrients")).toBe(150);
+    expect(count("nutrient_values")).toBe(679045);
+    expect(count("portions")).toBe(15438);
+    expect(count("footnotes")).toBe(552);
+    expect(count("derivations")).toBe(55);
+  });
+
+  test("windows-1252 text is decoded", () => {
+    expect(db.query("SELECT unit FROM nutrients WHERE number = '317'").get()).toEqual({ unit: "µg" });
+    const portions = db.query<{ description: string }, []>("SELECT description FROM portions WHERE food_id = 22996").all();
+    expect(portions.map((p) => p.description)).toContain("Entrée");
+    const curly = db.query<{ scientific_name: string }, []>("SELECT scientific_name FROM foods WHERE scientific_name LIKE '%Zesy002%'").get();
+    expect(curly?.scientific_name).toContain("\u2018Zesy002\u2019");
+    expect(readdirSync(workDir)).toEqual(["catalog.sqlite"]);
+  });
+
+  test("the drizzle schema and the DDL the importer runs agree column for column", () => {
+    for (const table of Object.values(catalogSchema)) {
+      if (typeof table !== "object" || table === null || !("getSQL" in table)) continue;
+      const config = getTableConfig(table as Parameters<typeof getTableConfig>[0]);
+      const columns = db.query<{ name: string; notnull: number }, []>(`PRAGMA table_info(${config.name})`).all();
+      expect(columns.map((c) => c.name).sort()).toEqual(config.columns.map((c) => c.name).sort());
+      for (const column of config.columns) {
+        const actual = columns.find((c) => c.name === column.name)!;
+        expect([column.name, actual.notnull === 1 || column.primary]).toEqual([column.name, column.notNull]);
+      }
+    }
+  });
+});
+
+describe("foodapi import refuses bad input and leaves no database", () => {
+  const runImport = (dir: string) => {
+    const out = mkdtempSync(join(tmpdir(), "foodapi-out-"));
+    const result = runBinary(["import", dir, "--out", join(out, "catalog.sqlite")], { cwd: out });
+    return { ...result, leftovers: readdirSync(out) };
+  };
+
+  test("a derived mini SR28 imports (the fixture is sound)", () => {
+    const result = runImport(makeMiniSr28());
+    expect(result.exitCode).toBe(0);
+    expect(result.leftovers).toEqual(["catalog.sqlite"]);
+  });
+
+  test("a missing file", () => {
+    const dir = makeMiniSr28();
+    rmSync(join(dir, "WEIGHT.txt"));
+    const result = runImport(dir);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("WEIGHT.txt: missing from");
+    expect(result.leftovers).toEqual([]);
+  });
+
+  test("a row with too few fields is reported with file and line", () => {
+    const dir = makeMiniSr28();
+    appendFileSync(join(dir, "NUT_DATA.txt"), "~01001~^~999~^12\r\n");
+    const lines = readFileSync(join(dir, "NUT_DATA.txt"), "latin1").split("\r\n").filter(Boolean).length;
+    const result = runImport(dir);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`NUT_DATA.txt:${lines}: expected 18 fields`);
+    expect(result.leftovers).toEqual([]);
+  });
+
+  test("a value that is not a number", () => {
+    const dir = makeMiniSr28();
+    const path = join(dir, "WEIGHT.txt");
+    writeFileSync(path, readFileSync(path, "latin1").replace("^5.0^", "^five^"), "latin1");
+    const result = runImport(dir);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/WEIGHT\.txt:1: Gm_Wgt 'five' is not a number/);
+    expect(result.leftovers).toEqual([]);
+  });
+
+  test("a row that refers to a food that does not exist", () => {
+    const dir = makeMiniSr28();
+    appendFileSync(join(dir, "WEIGHT.txt"), "~77777~^1^1^~cup~^10^^\r\n");
+    const result = runImport(dir);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("WEIGHT.txt: refers to '77777'");
+    expect(result.leftovers).toEqual([]);
+  });
+
+  test("a duplicate row", () => {
+    const dir = makeMiniSr28();
+    const path = join(dir, "FD_GROUP.txt");
+    appendFileSync(path, "~0100~^~Dairy again~\r\n");
+    const result = runImport(dir);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("FD_GROUP.txt:26: cannot be stored");
+    expect(result.leftovers).toEqual([]);
+  });
+
+  test("an interrupt (SIGINT) mid-import exits non-zero and removes the partial file", async () => {
+    const out = mkdtempSync(join(tmpdir(), "foodapi-out-"));
+    const child = Bun.spawn([BINARY_PATH, "import", SR28_DIR, "--out", join(out, "catalog.sqlite")], {
+      cwd: out, stdout: "pipe", stderr: "pipe",
+    });
+    // Wait until it is inside NUT_DATA.txt, the long part, then interrupt.
+    let stderr = "";
+    for await (const chunk of child.stderr) {
+      stderr += new TextDecoder().decode(chunk);
+      if (stderr.includes("NUT_DATA.txt:")) break;
+    }
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    expect(existsSync(join(out, "catalog.sqlite"))).toBe(false);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});

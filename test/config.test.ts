@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig, parseRateSpec } from "../src/config/config";
+import { parseArgs } from "../src/config/args";
+
+const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(parseArgs(["serve", ...argv]).flags, env);
+
+describe("config", () => {
+  test("defaults", () => {
+    const config = load([]);
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.baseUrl.origin).toBe("http://127.0.0.1:3000");
+    expect(config.clientIpHeader).toBe("cf-connecting-ip");
+    expect(config.freeLimit).toEqual({ limit: 1000, windowSeconds: 3600 });
+    expect(config.authLimit).toEqual({ limit: 10, windowSeconds: 60 });
+    expect(config.trialIpLimit).toEqual({ limit: 10, windowSeconds: 3600 });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test("a flag wins over its environment variable, which wins over the default", () => {
+    expect(load([], { PORT: "4000" }).port).toBe(4000);
+    expect(load(["--port", "5000"], { PORT: "4000" }).port).toBe(5000);
+    expect(load(["--port=5001"], { PORT: "4000" }).port).toBe(5001);
+    expect(load([], { FOODAPI_FREE_LIMIT: "5/1m" }).freeLimit).toEqual({ limit: 5, windowSeconds: 60 });
+    expect(load(["--client-ip-header", ""], { FOODAPI_CLIENT_IP_HEADER: "x-real-ip" }).clientIpHeader).toBeNull();
+  });
+
+  test("rate specs", () => {
+    expect(parseRateSpec("30/30s", "x")).toEqual({ limit: 30, windowSeconds: 30 });
+    expect(parseRateSpec("7/1d", "x")).toEqual({ limit: 7, windowSeconds: 86400 });
+    expect(parseRateSpec("7/h", "x")).toEqual({ limit: 7, windowSeconds: 3600 });
+  });
+
+  const invalid: [string[], Record<string, string>, string][] = [
+    [["--port", "abc"], {}, "--port"],
+    [[], { PORT: "70000" }, "PORT"],
+    [["--free-limit", "5/xyz"], {}, "--free-limit"],
+    [[], { FOODAPI_AUTH_LIMIT: "0/1m" }, "FOODAPI_AUTH_LIMIT"],
+    [["--base-url", "not a url"], {}, "--base-url"],
+    [["--trusted-origins", "https://ok.example,ftp://bad"], {}, "--trusted-origins"],
+    [[], { FOODAPI_TRIAL_SECRET: "short" }, "FOODAPI_TRIAL_SECRET"],
+  ];
+  for (const [argv, env, setting] of invalid) {
+    test(`an invalid ${setting} is a ConfigError naming it`, () => {
+      expect(() => load(argv, env)).toThrow(ConfigError);
+      expect(() => load(argv, env)).toThrow(setting);
+    });
+  }
+});

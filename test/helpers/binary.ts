@@ -1,0 +1,80 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { BINARY_PATH } from "./paths";
+
+/** The compiled binary run as a process from a fresh temporary working directory. */
+export function runBinary(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-bin-"));
+  const result = Bun.spawnSync([BINARY_PATH, ...args], { cwd, env: { ...baseEnv(), ...options.env }, stdout: "pipe", stderr: "pipe" });
+  return { cwd, exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly cwd: string;
+  readonly process: Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Lines the server wrote to stdout (its access log) so far. */
+  stdoutLines(): Promise<string[]>;
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/**
+ * Starts `foodapi serve` on port 0 (the kernel picks a free loopback port) and reads the chosen address
+ * from the start-up line on stderr.
+ */
+export async function startServer(options: { cwd?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-srv-"));
+  const child = Bun.spawn([BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])], {
+    cwd,
+    env: { ...baseEnv(), ...options.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let stderr = "";
+  let announced: (url: string) => void = () => {};
+  const started = new Promise<string>((resolve) => (announced = resolve));
+  // Both pipes are drained for the whole run, so a chatty server never blocks on a full pipe.
+  const stderrDone = (async () => {
+    for await (const chunk of child.stderr) {
+      stderr += new TextDecoder().decode(chunk);
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (url) announced(url);
+    }
+  })();
+  const url = await Promise.race([started, child.exited.then(() => undefined), Bun.sleep(10_000).then(() => undefined)]);
+  if (!url) {
+    child.kill();
+    await stderrDone;
+    throw new Error(`server did not start: ${stderr}`);
+  }
+  let stdoutText = "";
+  const stdoutDone = (async () => {
+    for await (const chunk of child.stdout) stdoutText += new TextDecoder().decode(chunk);
+  })();
+  return {
+    url,
+    cwd,
+    process: child,
+    stderr: () => stderr,
+    async stdoutLines() {
+      await Bun.sleep(50);
+      return stdoutText.split("\n").filter(Boolean);
+    },
+    async stop(signal = "SIGTERM") {
+      child.kill(signal);
+      const code = await child.exited;
+      await Promise.all([stdoutDone, stderrDone]);
+      return code;
+    },
+  };
+}
+
+/** A clean environment: nothing of the developer's FOODAPI_* settings leaks into a test. */
+function baseEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" };
+}
