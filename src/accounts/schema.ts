@@ -14,3 +14,19 @@ export const users = sqliteTable("users", {
 });
 
 export type User = typeof users.$inferSelect;
+
+/** Sessions: the cookie carries a random token; only its SHA-256 is stored. Times are epoch ms. */
+export const sessions = sqliteTable("sessions", {
+  id: text("id").primaryKey(),
+  tokenHash: text("token_hash").notNull().unique(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: integer("expires_at").notNull(),
+  /** false for `rememberMe: false`: the cookie then lives only as long as the browser session. */
+  persistent: integer("persistent", { mode: "boolean" }).notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export type Session = typeof sessions.$inferSelect;

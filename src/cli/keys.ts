@@ -26,7 +26,12 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
       accounts.findByEmail(email) ??
       accounts.insert({ email, name: email.split("@")[0]!, passwordHash: null, now }) ??
       accounts.findByEmail(email)!;
-    const issued = issueKey(createKeyStore(state), systemClock, user.id, name);
+    const result = issueKey(createKeyStore(state), systemClock, user.id, name);
+    if (!result.ok) {
+      console.error(`foodapi: ${email} already has the maximum number of active keys; revoke one first`);
+      return 1;
+    }
+    const issued = result.key;
     console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email}; it is shown once, below`);
     process.stdout.write(`${issued.key}\n`);
     return 0;

@@ -27,4 +27,16 @@ export const STATE_MIGRATIONS: readonly string[] = [
      revoked_at INTEGER
    );
    CREATE INDEX api_keys_user_idx ON api_keys (user_id, created_at);`,
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL UNIQUE,
+     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+     expires_at INTEGER NOT NULL,
+     persistent INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX sessions_user_idx ON sessions (user_id);
+   CREATE TABLE rate_hits (bucket TEXT NOT NULL, at INTEGER NOT NULL);
+   CREATE INDEX rate_hits_bucket_at_idx ON rate_hits (bucket, at);`,
 ];

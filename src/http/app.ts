@@ -1,5 +1,9 @@
 import { Elysia, ValidationError } from "elysia";
+import { payloadTooLarge, readBodyText } from "./body";
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, validationError } from "./errors";
+
+/** Every request body is at most 16 KiB: nothing this API accepts needs more. */
+export const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * The Elysia app shell: the one place errors become `{code, message}` responses and JSON gets its
@@ -7,6 +11,23 @@ import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, validationError }
  */
 export function createAppShell(options: { logError: (error: unknown) => void }) {
   return new Elysia({ name: "foodapi-shell" })
+    .onRequest(({ request }) => {
+      // A declared length over the limit is refused before the body is read.
+      if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+        return errorResponse(payloadTooLarge(MAX_BODY_BYTES));
+      }
+    })
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      // One body parser for the whole API: size-checked (bodies without a content-length too), JSON
+      // when declared as JSON, else text that the route's schema will refuse.
+      const text = await readBodyText(request, MAX_BODY_BYTES);
+      if (!contentType?.toLowerCase().startsWith("application/json")) return text;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new ApiError(400, "INVALID_JSON", "The request body is not valid JSON.");
+      }
+    })
     .onAfterHandle({ as: "global" }, ({ response, set }) => {
       if (!(response instanceof Response) && typeof response === "object" && response !== null) {
         set.headers["content-type"] = JSON_CONTENT_TYPE;
@@ -14,6 +35,8 @@ export function createAppShell(options: { logError: (error: unknown) => void }) 
     })
     .onError({ as: "global" }, ({ code, error }) => {
       if (error instanceof ApiError) return errorResponse(error);
+      // Elysia wraps what the body parser throws; a 413 or INVALID_JSON from it arrives as the cause.
+      if (code === "PARSE" && error.cause instanceof ApiError) return errorResponse(error.cause);
       switch (code) {
         case "NOT_FOUND":
           return errorResponse(notFound());

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { requestFacts } from "./request-context";
 
 /**
  * The one client-IP rule: the edge proxy's header when configured and parsable, else the TCP peer.
@@ -8,6 +9,11 @@ import { isIP } from "node:net";
 export function clientIp(headers: Headers, peerAddress: string | undefined, header: string | null): string {
   const fromProxy = header ? parseIp(headers.get(header)?.trim()) : undefined;
   return fromProxy ?? parseIp(peerAddress) ?? "unknown";
+}
+
+/** The client IP of a request the server has seen (its peer address is in the request facts). */
+export function clientIpOf(request: Request, header: string | null): string {
+  return clientIp(request.headers, requestFacts(request).peerAddress, header);
 }
 
 function parseIp(raw: string | undefined | null): string | undefined {

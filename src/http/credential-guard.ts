@@ -29,7 +29,7 @@ export function authenticate(headers: Headers, verifiers: CredentialVerifiers): 
 }
 
 export function credentialGuard(verifiers: CredentialVerifiers) {
-  return new Elysia({ name: "credential-guard" }).resolve({ as: "scoped" }, ({ request }) => {
+  return new Elysia().resolve({ as: "scoped" }, ({ request }) => {
     const result = authenticate(request.headers, verifiers);
     const facts = requestFacts(request);
     if (!result.ok) {

@@ -16,11 +16,19 @@ export function generateKey(): { key: string; keyHash: string; keyPrefix: string
   return { key, keyHash: sha256Hex(key), keyPrefix: key.slice(0, VISIBLE_PREFIX_LENGTH) };
 }
 
+export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
+export const KEY_NAME_MAX_LENGTH = 64;
+
+export type IssueResult = { ok: true; key: ApiKey & { key: string } } | { ok: false; reason: "KEY_LIMIT_REACHED" };
+
 /** Issues a key: the returned `key` is the only copy of the plaintext there will ever be. */
-export function issueKey(store: KeyStore, clock: Clock, userId: string, name: string): ApiKey & { key: string } {
+export function issueKey(store: KeyStore, clock: Clock, userId: string, name: string): IssueResult {
   const { key, keyHash, keyPrefix } = generateKey();
-  const record = store.insert({ id: newId("key"), userId, name, keyPrefix, keyHash, tier: "free", createdAt: clock() });
-  return { ...record, key };
+  const record = store.insertWithinLimit(
+    { id: newId("key"), userId, name, keyPrefix, keyHash, tier: "free", createdAt: clock() },
+    MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  );
+  return record ? { ok: true, key: { ...record, key } } : { ok: false, reason: "KEY_LIMIT_REACHED" };
 }
 
 export type KeyCheck =

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { apiKeys, type ApiKey } from "./schema";
 
@@ -7,8 +7,20 @@ export type KeyStore = ReturnType<typeof createKeyStore>;
 
 export function createKeyStore({ db }: StateDb) {
   return {
-    insert(record: typeof apiKeys.$inferInsert): ApiKey {
-      return db.insert(apiKeys).values(record).returning().get();
+    /** Inserts the key unless the user already has `maxActive` active keys (checked under the write lock). */
+    insertWithinLimit(record: typeof apiKeys.$inferInsert, maxActive: number): ApiKey | undefined {
+      return db.transaction(
+        (tx) => {
+          const active = tx
+            .select({ n: count() })
+            .from(apiKeys)
+            .where(and(eq(apiKeys.userId, record.userId), isNull(apiKeys.revokedAt)))
+            .get()!.n;
+          if (active >= maxActive) return undefined;
+          return tx.insert(apiKeys).values(record).returning().get();
+        },
+        { behavior: "immediate" },
+      );
     },
 
     findActiveByHash(keyHash: string): ApiKey | undefined {

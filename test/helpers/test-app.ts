@@ -38,7 +38,9 @@ export function createTestApp(options: { env?: Record<string, string>; clock?: C
     issueKey(email = "dev@example.com", name = "test key") {
       const accounts = createAccountStore(state);
       const user = accounts.findByEmail(email) ?? accounts.insert({ email, name: "dev", passwordHash: null, now: clock() })!;
-      return issueKey(createKeyStore(state), clock, user.id, name);
+      const result = issueKey(createKeyStore(state), clock, user.id, name);
+      if (!result.ok) throw new Error(result.reason);
+      return result.key;
     },
     close() {
       state.sqlite.close();

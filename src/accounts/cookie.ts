@@ -1,0 +1,30 @@
+import type { Cookie } from "elysia";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "./sessions";
+
+/**
+ * Writing the session cookie through Elysia's built-in cookie API (the @elysiajs/cookie plugin is
+ * deprecated). Setting and clearing use the same attributes: a clearing header without HttpOnly and
+ * SameSite is what `remove()` would send, and some browsers then keep the old cookie.
+ */
+export type CookieJar = Record<string, Cookie<unknown>>;
+
+export function setSessionCookie(jar: CookieJar, token: string, options: { secure: boolean; persistent: boolean }): void {
+  jar[SESSION_COOKIE]!.set({
+    value: token,
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: options.secure,
+    // Without Max-Age the cookie lasts for the browser session (rememberMe: false).
+    maxAge: options.persistent ? SESSION_TTL_SECONDS : undefined,
+  });
+}
+
+export function clearSessionCookie(jar: CookieJar, options: { secure: boolean }): void {
+  jar[SESSION_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", path: "/", secure: options.secure, maxAge: 0 });
+}
+
+export function sessionTokenFrom(jar: CookieJar): string | undefined {
+  const value = jar[SESSION_COOKIE]?.value;
+  return typeof value === "string" && value !== "" ? value : undefined;
+}

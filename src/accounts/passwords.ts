@@ -1,0 +1,30 @@
+import { hash, verify } from "@node-rs/argon2";
+
+/** argon2id at OWASP's minimum: 19 MiB, 2 passes, 1 lane (the package's default algorithm is argon2id). */
+const ARGON2ID = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2ID);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Sign-in with an unknown e-mail (or an account without a password) verifies against this hash, so that
+ * the answer takes as long as a wrong password does and timing does not reveal which e-mails exist.
+ */
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword("not-a-real-password-only-for-equal-timing");
+  return dummyHash;
+}

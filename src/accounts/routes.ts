@@ -1,0 +1,83 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config/config";
+import { JSON_CONTENT_TYPE } from "../http/errors";
+import { originCheck } from "../http/origin-check";
+import type { Limiter } from "../limits/limiter";
+import { ipRateLimit } from "../limits/http";
+import { clearSessionCookie, sessionTokenFrom, setSessionCookie } from "./cookie";
+import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
+import { signIn, signUp, toSessionJson, toUserJson } from "./service";
+import type { SessionDeps } from "./session-guard";
+import { createSession, invalidateSession, validateSession } from "./sessions";
+import type { AccountStore } from "./store";
+
+export interface AuthRouteDeps extends SessionDeps {
+  accounts: AccountStore;
+  limiter: Limiter;
+  config: Config;
+  allowedOrigins: ReadonlySet<string>;
+}
+
+/** `/api/auth/*`: sign-up, sign-in, get-session and sign-out with Better Auth's shapes. */
+export function authRoutes(deps: AuthRouteDeps) {
+  const { accounts, sessions, clock, secureCookies } = deps;
+  const limited = new Elysia()
+    .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
+    .post(
+      "/sign-up/email",
+      async ({ body, cookie }) => {
+        const user = await signUp(accounts, clock, body);
+        const { token } = createSession(sessions, clock, user.id, true);
+        setSessionCookie(cookie, token, { secure: secureCookies, persistent: true });
+        return { token, user: toUserJson(user) };
+      },
+      {
+        body: SignUpBody,
+        response: { 200: SignUpResponse },
+        detail: { summary: "Create an account; the caller is signed in", tags: ["Accounts"] },
+      },
+    )
+    .post(
+      "/sign-in/email",
+      async ({ body, cookie }) => {
+        const user = await signIn(accounts, body);
+        const persistent = body.rememberMe !== false;
+        const { token } = createSession(sessions, clock, user.id, persistent);
+        setSessionCookie(cookie, token, { secure: secureCookies, persistent });
+        return { redirect: false as const, token, user: toUserJson(user) };
+      },
+      {
+        body: SignInBody,
+        response: { 200: SignInResponse },
+        detail: { summary: "Sign in with e-mail and password", tags: ["Accounts"] },
+      },
+    );
+
+  return new Elysia({ prefix: "/api/auth" })
+    .use(originCheck(deps.allowedOrigins))
+    .use(limited)
+    .get(
+      "/get-session",
+      ({ cookie }) => {
+        const token = sessionTokenFrom(cookie);
+        const valid = validateSession(sessions, clock, token);
+        if (!valid || !token) return new Response("null", { headers: { "content-type": JSON_CONTENT_TYPE } });
+        if (valid.extended && valid.session.persistent) setSessionCookie(cookie, token, { secure: secureCookies, persistent: true });
+        return { session: toSessionJson(valid.session), user: toUserJson(valid.user) };
+      },
+      {
+        response: { 200: GetSessionResponse },
+        detail: { summary: "The current session and user, or null", tags: ["Accounts"] },
+      },
+    )
+    .post(
+      "/sign-out",
+      ({ cookie }) => {
+        const valid = validateSession(sessions, clock, sessionTokenFrom(cookie));
+        if (valid) invalidateSession(sessions, valid.session.id);
+        clearSessionCookie(cookie, { secure: secureCookies });
+        return { success: true };
+      },
+      { detail: { summary: "End the session (server-side) and clear the cookie", tags: ["Accounts"] } },
+    );
+}

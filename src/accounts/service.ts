@@ -1,0 +1,64 @@
+import { ApiError, validationError } from "../http/errors";
+import type { Clock } from "../clock";
+import { isValidEmail, normalizeEmail } from "./email";
+import type { SessionJson, SignInBody, SignUpBody, UserJson } from "./model";
+import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./passwords";
+import type { Session, User } from "./schema";
+import type { AccountStore } from "./store";
+
+const NAME_MAX_LENGTH = 100;
+
+/** Validates a sign-up and creates the account; the e-mail's UNIQUE constraint settles any race. */
+export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody): Promise<User> {
+  const email = normalizeEmail(body.email);
+  const name = body.name.trim();
+  if (!isValidEmail(email)) throw new ApiError(400, "INVALID_EMAIL", "The e-mail address is not valid.");
+  if (body.password.length < PASSWORD_MIN_LENGTH) {
+    throw new ApiError(400, "PASSWORD_TOO_SHORT", `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
+  }
+  if (body.password.length > PASSWORD_MAX_LENGTH) {
+    throw new ApiError(400, "PASSWORD_TOO_LONG", `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
+  }
+  if (name.length < 1 || name.length > NAME_MAX_LENGTH) throw validationError("name", `must be 1 to ${NAME_MAX_LENGTH} characters`);
+
+  const taken = () => new ApiError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "An account with this e-mail already exists. Use another e-mail.");
+  // Cheap early answer; the insert below is what decides when two sign-ups race.
+  if (accounts.findByEmail(email)) throw taken();
+  const passwordHash = await hashPassword(body.password);
+  const user = accounts.insert({ email, name, passwordHash, now: clock() });
+  if (!user) throw taken();
+  return user;
+}
+
+/** Unknown e-mail and wrong password are one answer, after the same argon2 work. */
+export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
+  const user = accounts.findByEmail(normalizeEmail(body.email));
+  const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
+  const valid = await verifyPassword(passwordHash, body.password);
+  if (!user?.passwordHash || !valid) throw new ApiError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid e-mail or password.");
+  return user;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toUserJson(user: User): UserJson {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.emailVerified,
+    image: user.image,
+    createdAt: iso(user.createdAt),
+    updatedAt: iso(user.updatedAt),
+  };
+}
+
+export function toSessionJson(session: Session): SessionJson {
+  return {
+    id: session.id,
+    userId: session.userId,
+    expiresAt: iso(session.expiresAt),
+    createdAt: iso(session.createdAt),
+    updatedAt: iso(session.updatedAt),
+  };
+}

@@ -1,0 +1,59 @@
+import type { Clock } from "../clock";
+import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
+import type { Session, User } from "./schema";
+import type { SessionStore } from "./session-store";
+
+/**
+ * Server-side sessions after the Copenhagen Book: a random token (256 bits) in the cookie, its SHA-256 in
+ * the database, validation by lookup and constant-time compare. Failures return null; nothing throws.
+ */
+export const SESSION_COOKIE = "foodapi.session_token";
+export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+/** A session used more than this long after it was last extended gets a fresh 7 days. */
+const SESSION_REFRESH_AFTER_SECONDS = 24 * 3600;
+
+export interface ValidSession {
+  session: Session;
+  user: User;
+  /** True when this validation extended the expiry: the cookie should be sent again. */
+  extended: boolean;
+}
+
+export function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean): { token: string; session: Session } {
+  const token = randomBase58(32);
+  const now = clock();
+  const session: Session = {
+    id: newId("ses"),
+    tokenHash: sha256Hex(token),
+    userId,
+    expiresAt: now + SESSION_TTL_SECONDS * 1000,
+    persistent,
+    createdAt: now,
+    updatedAt: now,
+  };
+  store.insert(session);
+  return { token, session };
+}
+
+export function validateSession(store: SessionStore, clock: Clock, token: string | undefined): ValidSession | null {
+  if (!token || token.length > 100) return null;
+  const tokenHash = sha256Hex(token);
+  const found = store.findByTokenHash(tokenHash);
+  if (!found || !constantTimeEqual(found.session.tokenHash, tokenHash)) return null;
+  const now = clock();
+  if (now >= found.session.expiresAt) {
+    store.delete(found.session.id);
+    return null;
+  }
+  const lastExtended = found.session.expiresAt - SESSION_TTL_SECONDS * 1000;
+  if (now - lastExtended > SESSION_REFRESH_AFTER_SECONDS * 1000) {
+    const expiresAt = now + SESSION_TTL_SECONDS * 1000;
+    store.extend(found.session.id, expiresAt, now);
+    return { session: { ...found.session, expiresAt, updatedAt: now }, user: found.user, extended: true };
+  }
+  return { ...found, extended: false };
+}
+
+export function invalidateSession(store: SessionStore, sessionId: string): void {
+  store.delete(sessionId);
+}

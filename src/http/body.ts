@@ -1,0 +1,20 @@
+import { ApiError } from "./errors";
+
+export const payloadTooLarge = (max: number) =>
+  new ApiError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${max} bytes.`);
+
+/**
+ * Reads a request body as text, refusing it as soon as it passes `max` bytes, so that a body without a
+ * content-length (chunked) is never buffered beyond the limit.
+ */
+export async function readBodyText(request: Request, max: number): Promise<string> {
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) throw payloadTooLarge(max);
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}

@@ -1,0 +1,58 @@
+import { Elysia, t } from "elysia";
+import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
+import { ApiError, validationError } from "../http/errors";
+import { originCheck } from "../http/origin-check";
+import { CreateKeyBody, IssuedKey, KeyList, type ListedKey } from "./model";
+import type { ApiKey } from "./schema";
+import { issueKey, KEY_NAME_MAX_LENGTH, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
+import type { KeyStore } from "./store";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function toListedKey(key: ApiKey): ListedKey {
+  return {
+    id: key.id,
+    name: key.name,
+    keyPrefix: key.keyPrefix,
+    tier: key.tier,
+    createdAt: iso(key.createdAt),
+    lastUsedAt: key.lastUsedAt === null ? null : iso(key.lastUsedAt),
+  };
+}
+
+/** `/v1/keys`: the signed-in user's own API keys. Never shows a plaintext key except once, at issue. */
+export function keyRoutes(deps: SessionDeps & { keys: KeyStore; allowedOrigins: ReadonlySet<string> }) {
+  const { keys, clock } = deps;
+  return new Elysia({ prefix: "/v1/keys" })
+    .use(originCheck(deps.allowedOrigins))
+    .use(sessionGuard(deps))
+    .post(
+      "",
+      ({ body, account, set }) => {
+        const name = body.name.trim();
+        if (name.length < 1 || name.length > KEY_NAME_MAX_LENGTH) throw validationError("name", `must be 1 to ${KEY_NAME_MAX_LENGTH} characters`);
+        const result = issueKey(keys, clock, account.user.id, name);
+        if (!result.ok) {
+          throw new ApiError(409, "KEY_LIMIT_REACHED", `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`);
+        }
+        set.status = 201;
+        const { lastUsedAt: _unused, ...listed } = toListedKey(result.key);
+        return { ...listed, key: result.key.key };
+      },
+      { body: CreateKeyBody, response: { 201: IssuedKey }, detail: { summary: "Issue an API key (shown once)", tags: ["API keys"] } },
+    )
+    .get("", ({ account }) => ({ items: keys.listActive(account.user.id).map(toListedKey) }), {
+      response: { 200: KeyList },
+      detail: { summary: "The caller's active keys, newest first, without plaintext", tags: ["API keys"] },
+    })
+    .delete(
+      "/:id",
+      ({ params, account }) => {
+        if (!keys.revoke(account.user.id, params.id, clock())) {
+          throw new ApiError(404, "KEY_NOT_FOUND", "No such key.");
+        }
+        return new Response(null, { status: 204 });
+      },
+      { params: t.Object({ id: t.String() }), detail: { summary: "Revoke one of the caller's keys", tags: ["API keys"] } },
+    );
+}

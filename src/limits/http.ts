@@ -1,0 +1,25 @@
+import { Elysia } from "elysia";
+import type { RateSpec } from "../config/config";
+import { clientIpOf } from "../http/client-ip";
+import { ApiError } from "../http/errors";
+import type { Limiter, LimitResult } from "./limiter";
+
+/** A 429 in the one error shape, with Retry-After in whole seconds. */
+export function tooManyRequests(code: string, message: string, result: Pick<LimitResult, "retryAfterSeconds">): ApiError {
+  return new ApiError(429, code, message, { "retry-after": String(Math.max(1, result.retryAfterSeconds)) });
+}
+
+/**
+ * Limits every request to the routes of the instance that uses it, per client IP and per route path.
+ * Runs at transform, before body validation, so malformed attempts count too.
+ */
+export function ipRateLimit(options: { limiter: Limiter; spec: RateSpec; scope: string; clientIpHeader: string | null }) {
+  return new Elysia().onTransform({ as: "scoped" }, ({ request }) => {
+    const path = new URL(request.url).pathname;
+    const bucket = `${options.scope}:${path}:${clientIpOf(request, options.clientIpHeader)}`;
+    const result = options.limiter.consume(bucket, options.spec);
+    if (!result.allowed) {
+      throw tooManyRequests("TOO_MANY_REQUESTS", "Too many attempts from your network. Try again later.", result);
+    }
+  });
+}

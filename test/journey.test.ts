@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { startServer, type RunningServer } from "./helpers/binary";
+import { sessionCookie } from "./helpers/http";
+
+/** Accounts and keys over real HTTP against the compiled binary, with its default limits. */
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+let ipCounter = 0;
+/** A fresh client IP per scenario (via the edge-proxy header), so the per-IP sign-in limit stays out of the way. */
+const freshIp = () => `198.51.100.${++ipCounter}`;
+
+function call(path: string, init: { method?: string; body?: unknown; cookie?: string; key?: string; ip?: string } = {}) {
+  const headers: Record<string, string> = { "cf-connecting-ip": init.ip ?? freshIp() };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (init.cookie) headers.cookie = init.cookie;
+  if (init.key) headers["x-api-key"] = init.key;
+  return fetch(`${server.url}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+describe("the whole journey against the binary", () => {
+  test("sign up, issue two keys, use them, revoke one, sign out, sign in again", async () => {
+    const signedUp = await call("/api/auth/sign-up/email", { body: { email: "journey@example.com", password: "a long password", name: "J" } });
+    expect(signedUp.status).toBe(200);
+    const setCookie = signedUp.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^foodapi\.session_token=[1-9A-HJ-NP-Za-km-z]{40,}; /);
+    for (const attribute of ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=604800"]) expect(setCookie).toContain(attribute);
+    let cookie = sessionCookie(signedUp);
+
+    const first = (await (await call("/v1/keys", { body: { name: "first" }, cookie })).json()) as any;
+    const second = (await (await call("/v1/keys", { body: { name: "second" }, cookie })).json()) as any;
+    const listed = (await (await call("/v1/keys", { cookie })).json()) as any;
+    expect(listed.items.map((k: any) => [k.name, k.keyPrefix])).toEqual([
+      ["second", second.key.slice(0, 12)],
+      ["first", first.key.slice(0, 12)],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(first.key);
+
+    for (const key of [first.key, second.key]) {
+      const search = await call("/v1/foods?q=apple&limit=2", { key });
+      expect(search.status).toBe(200);
+      expect(((await search.json()) as any).items).toHaveLength(2);
+    }
+
+    expect((await call(`/v1/keys/${first.id}`, { method: "DELETE", cookie })).status).toBe(204);
+    expect((await call("/v1/foods/01001", { key: first.key })).status).toBe(401);
+    expect((await call("/v1/foods/01001", { key: second.key })).status).toBe(200);
+
+    const signedOut = await call("/api/auth/sign-out", { body: {}, cookie });
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect((await call("/v1/keys", { cookie })).status).toBe(401);
+    expect((await call("/v1/keys", { body: { name: "after sign-out" }, cookie })).status).toBe(401);
+
+    const signedIn = await call("/api/auth/sign-in/email", { body: { email: "journey@example.com", password: "a long password" } });
+    expect(signedIn.status).toBe(200);
+    cookie = sessionCookie(signedIn);
+    const after = (await (await call("/v1/keys", { cookie })).json()) as any;
+    expect(after.items.map((k: any) => k.id)).toEqual([second.id]);
+  });
+
+  test("20 concurrent sign-ups with one e-mail over the socket: one 200, nineteen 422, no 5xx", async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => call("/api/auth/sign-up/email", { body: { email: "same@example.com", password: "password123", name: "S" } })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(19);
+  });
+
+  test("the 11th sign-in within a minute from one IP is 429 with Retry-After; another IP is not limited", async () => {
+    const ip = freshIp();
+    const attempt = (from: string) => call("/api/auth/sign-in/email", { body: { email: "journey@example.com", password: "wrong password" }, ip: from });
+    for (let i = 0; i < 10; i++) expect((await attempt(ip)).status).toBe(401);
+    const limited = await attempt(ip);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await limited.json()) as any).code).toBe("TOO_MANY_REQUESTS");
+    expect((await attempt(freshIp())).status).toBe(401);
+  });
+
+  test("bad bodies are 4xx JSON, never 5xx", async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ["not JSON", { "content-type": "application/json" }, "{{{"],
+      ["wrong types", { "content-type": "application/json" }, JSON.stringify({ email: [], password: {}, name: 1 })],
+      ["missing fields", { "content-type": "application/json" }, "{}"],
+      ["1 MiB", { "content-type": "application/json" }, JSON.stringify({ email: "x".repeat(1 << 20), password: "p", name: "n" })],
+      ["10 kB e-mail", { "content-type": "application/json" }, JSON.stringify({ email: `${"e".repeat(10_000)}@x.io`, password: "password1", name: "n" })],
+      ["form encoded", { "content-type": "application/x-www-form-urlencoded" }, "email=a&password=b"],
+    ];
+    for (const [label, headers, body] of cases) {
+      const response = await fetch(`${server.url}/api/auth/sign-up/email`, { method: "POST", headers: { ...headers, "cf-connecting-ip": freshIp() }, body });
+      expect([label, response.status >= 400 && response.status < 500]).toEqual([label, true]);
+      expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      const error = (await response.json()) as any;
+      expect(Object.keys(error).sort()).toEqual(["code", "message"]);
+    }
+  });
+
+  test("the state database holds no session token, no plaintext key, and argon2id hashes", async () => {
+    const signedUp = await call("/api/auth/sign-up/email", { body: { email: "secrets@example.com", password: "secret password", name: "S" } });
+    const { token } = (await signedUp.json()) as any;
+    const { key } = (await (await call("/v1/keys", { body: { name: "k" }, cookie: sessionCookie(signedUp) })).json()) as any;
+    const db = new Database(join(server.cwd, "data", "state.sqlite"), { readonly: true });
+    try {
+      const everything = JSON.stringify([
+        db.query("SELECT * FROM users").all(),
+        db.query("SELECT * FROM sessions").all(),
+        db.query("SELECT * FROM api_keys").all(),
+      ]);
+      expect(everything).not.toContain(token);
+      expect(everything).not.toContain(key);
+      expect(everything).not.toContain("secret password");
+      const hash = db.query<{ password_hash: string }, []>("SELECT password_hash FROM users WHERE email = 'secrets@example.com'").get()!;
+      expect(hash.password_hash.startsWith("$argon2id$")).toBe(true);
+    } finally {
+      db.close();
+    }
+    const log = (await server.stdoutLines()).join("\n");
+    for (const secret of [token, key, "secret password", "foodapi.session_token"]) expect(log).not.toContain(secret);
+  });
+});
