@@ -8,13 +8,18 @@ import { catalogRoutes } from "./catalog/routes";
 import { createCatalogStore } from "./catalog/store";
 import type { StateDb } from "./db/state-db";
 import { createAppShell } from "./http/app";
-import type { CredentialVerifiers } from "./http/credential-guard";
+import type { Admission, CredentialVerifiers } from "./http/credential-guard";
 import { keyRoutes } from "./keys/routes";
 import { verifyKey } from "./keys/service";
 import { createKeyStore } from "./keys/store";
+import { rateLimitHeaders, tooManyRequests } from "./limits/http";
 import { createLimiter } from "./limits/limiter";
 import { createLimitStore } from "./limits/store";
 import { metaRoutes } from "./meta/routes";
+import { trialRoutes } from "./trial/routes";
+import { consumeTrialQuota, loadTrialSecrets, type TrialDeps } from "./trial/service";
+import { createTrialStore } from "./trial/store";
+import { TRIAL_TOKEN_REQUESTS, verifyTrialToken } from "./trial/token";
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +37,13 @@ export function createFoodApi(deps: AppDeps) {
   const accounts = createAccountStore(deps.state);
   const sessions = createSessionStore(deps.state);
   const limiter = createLimiter(createLimitStore(deps.state), clock);
+  const trialStore = createTrialStore(deps.state);
+  const trial: TrialDeps = {
+    store: trialStore,
+    clock,
+    secrets: loadTrialSecrets(trialStore, config),
+    turnstile: config.turnstileSecretKey ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl } : undefined,
+  };
   const allowedOrigins = new Set([config.baseUrl.origin, ...config.trustedOrigins]);
   const secureCookies = config.baseUrl.protocol === "https:";
 
@@ -42,15 +54,41 @@ export function createFoodApi(deps: AppDeps) {
         ? { ok: true, principal: { kind: "key", id: check.key.id, userId: check.key.userId, tier: "free" } }
         : { ok: false, reason: check.reason };
     },
-    // Trial tokens arrive with the trial capability; until then every bearer credential is refused.
-    bearer: () => ({ ok: false, reason: "TRIAL_TOKENS_DISABLED" }),
+    bearer(presented) {
+      const check = verifyTrialToken(trial.secrets.token, clock, presented);
+      return check.ok
+        ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
+        : { ok: false, reason: check.reason };
+    },
+  };
+
+  const admit: Admission = (principal) => {
+    if (principal.kind === "key") {
+      const result = limiter.consume(`key:${principal.id}`, config.freeLimit);
+      return {
+        headers: rateLimitHeaders("free", result),
+        refusal: result.allowed ? undefined : tooManyRequests("RATE_LIMITED", "This key has reached its rate limit. Slow down and retry later.", result),
+      };
+    }
+    const quota = consumeTrialQuota(trial, principal.id, principal.expiresAt);
+    return {
+      headers: rateLimitHeaders("trial", quota),
+      refusal: quota.allowed
+        ? undefined
+        : tooManyRequests(
+            "TRIAL_QUOTA_EXHAUSTED",
+            `This trial token has used its ${TRIAL_TOKEN_REQUESTS} requests. Sign up for a free API key to keep going.`,
+            { retryAfterSeconds: quota.resetSeconds },
+          ),
+    };
   };
 
   return createAppShell({ logError: deps.logError })
     .use(metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get() }))
     .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
     .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins }))
-    .use(catalogRoutes(catalog, verifiers));
+    .use(trialRoutes({ ...trial, config, limiter }))
+    .use(catalogRoutes(catalog, verifiers, admit));
 }
 
 export type FoodApi = ReturnType<typeof createFoodApi>;

@@ -1,16 +1,15 @@
 import { Elysia, t } from "elysia";
 import { ApiError } from "../http/errors";
-import type { CredentialVerifiers } from "../http/credential-guard";
-import { credentialGuard } from "../http/credential-guard";
+import { type Admission, type CredentialVerifiers, credentialGuard } from "../http/credential-guard";
 import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
 import { parseSearchParams } from "./search-params";
 import { getFoodDetail, listFoodGroups, listNutrients, parseNutrientFilter, searchFoods } from "./service";
 import type { CatalogStore } from "./store";
 
 /** The data routes: every one behind the credential guard. */
-export function catalogRoutes(store: CatalogStore, verifiers: CredentialVerifiers) {
+export function catalogRoutes(store: CatalogStore, verifiers: CredentialVerifiers, admit: Admission) {
   return new Elysia({ prefix: "/v1" })
-    .use(credentialGuard(verifiers))
+    .use(credentialGuard(verifiers, admit))
     .get("/foods", ({ query }) => searchFoods(store, parseSearchParams(query)), {
       query: SearchQuery,
       response: { 200: SearchResult },

@@ -39,4 +39,7 @@ export const STATE_MIGRATIONS: readonly string[] = [
    CREATE INDEX sessions_user_idx ON sessions (user_id);
    CREATE TABLE rate_hits (bucket TEXT NOT NULL, at INTEGER NOT NULL);
    CREATE INDEX rate_hits_bucket_at_idx ON rate_hits (bucket, at);`,
+  `CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE used_challenges (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+   CREATE TABLE trial_usage (jti TEXT PRIMARY KEY, used INTEGER NOT NULL, expires_at INTEGER NOT NULL);`,
 ];

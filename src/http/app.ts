@@ -33,8 +33,8 @@ export function createAppShell(options: { logError: (error: unknown) => void }) 
         set.headers["content-type"] = JSON_CONTENT_TYPE;
       }
     })
-    .onError({ as: "global" }, ({ code, error }) => {
-      if (error instanceof ApiError) return errorResponse(error);
+    .onError({ as: "global" }, ({ code, error, set }) => {
+      if (error instanceof ApiError) return errorResponse(error, set.headers);
       // Elysia wraps what the body parser throws; a 413 or INVALID_JSON from it arrives as the cause.
       if (code === "PARSE" && error.cause instanceof ApiError) return errorResponse(error.cause);
       switch (code) {

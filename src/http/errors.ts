@@ -16,11 +16,13 @@ export class ApiError extends Error {
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-export function errorResponse(error: ApiError): Response {
-  return new Response(JSON.stringify({ code: error.code, message: error.message }), {
-    status: error.status,
-    headers: { "content-type": JSON_CONTENT_TYPE, ...error.headers },
-  });
+/** `contextHeaders`: headers a route already decided on (RateLimit), kept on the error response. */
+export function errorResponse(error: ApiError, contextHeaders: Record<string, unknown> = {}): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(contextHeaders)) if (typeof value === "string") headers.set(name, value);
+  for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+  headers.set("content-type", JSON_CONTENT_TYPE);
+  return new Response(JSON.stringify({ code: error.code, message: error.message }), { status: error.status, headers });
 }
 
 export const notFound = () => new ApiError(404, "NOT_FOUND", "No such route.");

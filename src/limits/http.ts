@@ -9,6 +9,14 @@ export function tooManyRequests(code: string, message: string, result: Pick<Limi
   return new ApiError(429, code, message, { "retry-after": String(Math.max(1, result.retryAfterSeconds)) });
 }
 
+/** The IETF draft's headers: `RateLimit-Policy: "free";q=1000;w=3600` and `RateLimit: "free";r=998;t=3412`. */
+export function rateLimitHeaders(policy: string, quota: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number }) {
+  return {
+    "ratelimit-policy": `"${policy}";q=${quota.limit};w=${quota.windowSeconds}`,
+    ratelimit: `"${policy}";r=${quota.remaining};t=${quota.resetSeconds}`,
+  };
+}
+
 /**
  * Limits every request to the routes of the instance that uses it, per client IP and per route path.
  * Runs at transform, before body validation, so malformed attempts count too.

@@ -12,7 +12,7 @@ export interface LimitResult {
   readonly limit: number;
   readonly remaining: number;
   readonly windowSeconds: number;
-  /** Seconds until more quota is available (0 when some is left). */
+  /** Seconds until the oldest request in the window leaves it and frees a slot (the header's `t`). */
   readonly resetSeconds: number;
   /** Seconds until the next request would be allowed (for Retry-After); 0 when allowed. */
   readonly retryAfterSeconds: number;
@@ -30,14 +30,13 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       const use = store.consume(bucket, spec.limit, windowMs, now);
       const remaining = Math.max(0, spec.limit - use.used);
       // The oldest request in the window is the next to leave it and free a slot.
-      const freesAt = use.oldestAt === null ? now : use.oldestAt + windowMs;
-      const untilFree = Math.max(1, Math.ceil((freesAt - now) / 1000));
+      const untilFree = use.oldestAt === null ? 0 : Math.max(1, Math.ceil((use.oldestAt + windowMs - now) / 1000));
       return {
         allowed: use.admitted,
         limit: spec.limit,
         remaining,
         windowSeconds: spec.windowSeconds,
-        resetSeconds: remaining > 0 ? 0 : untilFree,
+        resetSeconds: untilFree,
         retryAfterSeconds: use.admitted ? 0 : untilFree,
       };
     },

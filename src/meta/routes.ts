@@ -3,10 +3,8 @@ import type { Config } from "../config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
 import { JSON_CONTENT_TYPE } from "../http/errors";
+import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
-
-export const TRIAL_TOKEN_LIFETIME_SECONDS = 24 * 3600;
-export const TRIAL_TOKEN_REQUESTS = 30;
 
 /** Public routes: what this service is and serves, and whether it can answer. */
 export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => void }) {

@@ -1,0 +1,69 @@
+import { createHmac, randomBytes } from "node:crypto";
+import type { Clock } from "../clock";
+import type { Config } from "../config/config";
+import { ApiError } from "../http/errors";
+import { checkChallengeToken } from "./challenge";
+import type { TrialStore } from "./store";
+import { issueTrialToken, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "./token";
+import { verifyTurnstile } from "./turnstile";
+
+export interface TrialSecrets {
+  /** Signs trial tokens. */
+  token: string;
+  /** Signs ALTCHA challenges: derived from the token secret, so one secret is all an operator manages. */
+  challenge: string;
+}
+
+/** FOODAPI_TRIAL_SECRET, else a secret generated once and kept in the state database in the data directory. */
+export function loadTrialSecrets(store: TrialStore, config: Config): TrialSecrets {
+  const token = config.trialSecret ?? store.secret("trial-token", () => randomBytes(32).toString("hex"));
+  return { token, challenge: createHmac("sha256", token).update("foodapi altcha challenge v1").digest("hex") };
+}
+
+export interface TrialDeps {
+  store: TrialStore;
+  clock: Clock;
+  secrets: TrialSecrets;
+  turnstile: { secretKey: string; verifyUrl: string } | undefined;
+}
+
+const challengeFailed = () => new ApiError(403, "CHALLENGE_FAILED", "The bot challenge was not solved, has expired, or was already used.");
+
+/** Exchanges a solved bot challenge for a trial token. Each solution is accepted once. */
+export async function redeemChallenge(deps: TrialDeps, challengeToken: string, clientIp: string): Promise<{ token: string; expiresAt: string }> {
+  if (deps.turnstile) {
+    const result = await verifyTurnstile({ url: deps.turnstile.verifyUrl, secret: deps.turnstile.secretKey, token: challengeToken, remoteIp: clientIp });
+    if (result === "unavailable") {
+      throw new ApiError(503, "CHALLENGE_UNAVAILABLE", "The bot-challenge verifier did not answer. Try again shortly.", { "retry-after": "5" });
+    }
+    if (result === "failed") throw challengeFailed();
+  } else {
+    const check = await checkChallengeToken(deps.secrets.challenge, deps.clock, challengeToken);
+    // Recorded only once verified, so unverified payloads cannot fill the store.
+    if (!check.ok || !deps.store.markChallengeUsed(check.id, check.expiresAt, deps.clock())) throw challengeFailed();
+  }
+  deps.store.pruneExpired(deps.clock());
+  const { token, claims } = issueTrialToken(deps.secrets.token, deps.clock);
+  return { token, expiresAt: new Date(claims.exp * 1000).toISOString() };
+}
+
+export interface TrialQuota {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  windowSeconds: number;
+  /** Seconds until the token expires: its quota never comes back before that. */
+  resetSeconds: number;
+}
+
+/** Counts one request against the token's lifetime quota (exact under concurrency and across processes). */
+export function consumeTrialQuota(deps: Pick<TrialDeps, "store" | "clock">, jti: string, expiresAtMs: number): TrialQuota {
+  const used = deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs);
+  return {
+    allowed: used !== null,
+    limit: TRIAL_TOKEN_REQUESTS,
+    remaining: used === null ? 0 : TRIAL_TOKEN_REQUESTS - used,
+    windowSeconds: TRIAL_TOKEN_LIFETIME_SECONDS,
+    resetSeconds: Math.max(1, Math.ceil((expiresAtMs - deps.clock()) / 1000)),
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { obtainTrialToken } from "./helpers/altcha";
+import { startServer } from "./helpers/binary";
+import { jsonPost } from "./helpers/http";
+
+const fetcherFor = (url: string) => (path: string, init?: RequestInit) => fetch(`${url}${path}`, init);
+
+describe("trial tokens against the compiled binary", () => {
+  test("60 concurrent requests with a fresh token: exactly 30 × 200 and 30 × 429", async () => {
+    const server = await startServer();
+    try {
+      const { token } = await obtainTrialToken(fetcherFor(server.url));
+      const responses = await Promise.all(
+        Array.from({ length: 60 }, () => fetch(`${server.url}/v1/foods?q=cheese`, { headers: { authorization: `Bearer ${token}` } })),
+      );
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(/r=(\d+)/.exec(r.headers.get("ratelimit")!)![1]));
+      expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      for (const r of responses.filter((r) => r.status === 429)) {
+        expect(((await r.json()) as any).code).toBe("TRIAL_QUOTA_EXHAUSTED");
+        expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a restart keeps the secret and the count: the token still works with what it had left", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-trial-restart-"));
+    const first = await startServer({ cwd });
+    const { token } = await obtainTrialToken(fetcherFor(first.url));
+    const call = (url: string) => fetch(`${url}/v1/nutrients`, { headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 12; i++) expect((await call(first.url)).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer({ cwd });
+    try {
+      const next = await call(second.url);
+      expect(next.status).toBe(200);
+      expect(next.headers.get("ratelimit")).toMatch(/^"trial";r=17;/);
+      for (let i = 0; i < 17; i++) expect((await call(second.url)).status).toBe(200);
+      expect((await call(second.url)).status).toBe(429);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe("Turnstile mode against a local stand-in siteverify", () => {
+  test("success, failure and a verifier that never answers (503 JSON, not a hang)", async () => {
+    const seen: URLSearchParams[] = [];
+    const siteverify = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(request) {
+        const form = new URLSearchParams(await request.text());
+        seen.push(form);
+        if (form.get("response") === "slow") await Bun.sleep(8_000);
+        return Response.json({ success: form.get("response") === "good-token" });
+      },
+    });
+    const server = await startServer({
+      env: { TURNSTILE_SECRET_KEY: "turnstile-test-secret", TURNSTILE_VERIFY_URL: `http://127.0.0.1:${siteverify.port}/siteverify` },
+    });
+    try {
+      const redeem = (challengeToken: string) => fetch(`${server.url}/v1/trial-token`, jsonPost({ challengeToken }, { "cf-connecting-ip": "192.0.2.9" }));
+      const ok = await redeem("good-token");
+      expect(ok.status).toBe(201);
+      const { token } = (await ok.json()) as { token: string };
+      expect((await fetch(`${server.url}/v1/food-groups`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect(seen[0]!.get("secret")).toBe("turnstile-test-secret");
+      expect(seen[0]!.get("remoteip")).toBe("192.0.2.9");
+
+      const failed = await redeem("bad-token");
+      expect(failed.status).toBe(403);
+      expect(((await failed.json()) as any).code).toBe("CHALLENGE_FAILED");
+
+      const started = Date.now();
+      const slow = await redeem("slow");
+      expect(slow.status).toBe(503);
+      expect(await slow.json()).toEqual({ code: "CHALLENGE_UNAVAILABLE", message: expect.any(String) });
+      expect(Date.now() - started).toBeLessThan(7_000);
+
+      // The ALTCHA challenge route is not served in Turnstile mode.
+      expect((await fetch(`${server.url}/v1/trial-challenge`)).status).toBe(404);
+    } finally {
+      await server.stop();
+      siteverify.stop(true);
+    }
+  });
+});
