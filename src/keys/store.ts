@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { apiKeys, type ApiKey } from "./schema";
 
@@ -32,7 +32,8 @@ export function createKeyStore({ db }: StateDb) {
         .select()
         .from(apiKeys)
         .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+        // Insertion order breaks ties: two keys issued in the same millisecond still list newest first.
+        .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
         .all();
     },
 
