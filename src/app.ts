@@ -27,6 +27,8 @@ export interface AppDeps {
   state: StateDb;
   clock: Clock;
   logError: (error: unknown) => void;
+  /** Registers work to do when the server stops (giving back unused rate-limit leases). */
+  onShutdown?: (task: () => void) => void;
 }
 
 /** The composition root of the HTTP API: stores over the two databases, capabilities mounted on the shell. */
@@ -37,6 +39,7 @@ export function createFoodApi(deps: AppDeps) {
   const accounts = createAccountStore(deps.state);
   const sessions = createSessionStore(deps.state);
   const limiter = createLimiter(createLimitStore(deps.state), clock);
+  deps.onShutdown?.(() => limiter.releaseLeases({ all: true }));
   const trialStore = createTrialStore(deps.state);
   const trial: TrialDeps = {
     store: trialStore,

@@ -7,7 +7,7 @@ import { sessions, users } from "../src/accounts/schema";
 import { openStateDb } from "../src/db/state-db";
 import { STATE_MIGRATIONS } from "../src/db/state-migrations";
 import { apiKeys } from "../src/keys/schema";
-import { rateHits } from "../src/limits/schema";
+import { rateCounters } from "../src/limits/schema";
 import { secrets, trialUsage, usedChallenges } from "../src/trial/schema";
 import { startServer } from "./helpers/binary";
 import { jsonPost } from "./helpers/http";
@@ -18,7 +18,7 @@ describe("the state database", () => {
     try {
       expect(state.sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: STATE_MIGRATIONS.length });
       expect(state.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-      const tables = [users, sessions, apiKeys, rateHits, secrets, usedChallenges, trialUsage] as SQLiteTable[];
+      const tables = [users, sessions, apiKeys, rateCounters, secrets, usedChallenges, trialUsage] as SQLiteTable[];
       const actualTables = state.sqlite
         .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .all()

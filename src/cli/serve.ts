@@ -9,12 +9,14 @@ import { startHttpServer } from "../http/server";
 export async function serve(config: Config): Promise<number> {
   const catalog = await openCatalog(config.catalogPath);
   const state = openStateDb(config.dataDir);
+  const shutdownTasks: (() => void)[] = [];
   const app = createFoodApi({
     config,
     catalog,
     state,
     clock: systemClock,
     logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
+    onShutdown: (task) => shutdownTasks.push(task),
   });
 
   const server = startHttpServer({
@@ -35,6 +37,7 @@ export async function serve(config: Config): Promise<number> {
   });
   console.error(`${signal}: draining in-flight requests`);
   await server.stop();
+  for (const task of shutdownTasks) task();
   state.sqlite.close();
   catalog.close();
   console.error("stopped");

@@ -42,4 +42,13 @@ export const STATE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE TABLE used_challenges (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
    CREATE TABLE trial_usage (jti TEXT PRIMARY KEY, used INTEGER NOT NULL, expires_at INTEGER NOT NULL);`,
+  // The per-request log of rate_hits made every check cost O(requests in the window): slot counters
+  // make it O(1).
+  `DROP TABLE rate_hits;
+   CREATE TABLE rate_counters (
+     bucket TEXT NOT NULL,
+     slot INTEGER NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (bucket, slot)
+   ) WITHOUT ROWID;`,
 ];

@@ -6,6 +6,24 @@ import { apiKeys, type ApiKey } from "./schema";
 export type KeyStore = ReturnType<typeof createKeyStore>;
 
 export function createKeyStore({ db }: StateDb) {
+  // The two queries on every API request are prepared once (building a drizzle query costs more than
+  // running it).
+  const activeByHash = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+    .prepare();
+  const touchIfStale = db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
+    .where(
+      and(
+        eq(apiKeys.id, sql.placeholder("id")),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
+      ),
+    )
+    .prepare();
+
   return {
     /** Inserts the key unless the user already has `maxActive` active keys (checked under the write lock). */
     insertWithinLimit(record: typeof apiKeys.$inferInsert, maxActive: number): ApiKey | undefined {
@@ -24,7 +42,7 @@ export function createKeyStore({ db }: StateDb) {
     },
 
     findActiveByHash(keyHash: string): ApiKey | undefined {
-      return db.select().from(apiKeys).where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt))).get();
+      return activeByHash.get({ keyHash });
     },
 
     listActive(userId: string): ApiKey[] {
@@ -50,10 +68,7 @@ export function createKeyStore({ db }: StateDb) {
 
     /** Records use at most once per `coarseMs`, so that a busy key does not write on every request. */
     touch(keyId: string, now: number, coarseMs: number): void {
-      db.update(apiKeys)
-        .set({ lastUsedAt: now })
-        .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - coarseMs))))
-        .run();
+      touchIfStale.run({ id: keyId, now, staleBefore: now - coarseMs });
     },
   };
 }

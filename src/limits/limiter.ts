@@ -6,13 +6,20 @@ import type { LimitStore } from "./store";
  * The one rate limiter. Every limit in the service (sign-in and sign-up per IP, trial routes per IP,
  * free-tier keys) is a named policy consumed here; the result carries what the RateLimit and Retry-After
  * headers need.
+ *
+ * Counting each request with its own database commit would cost more than serving it, so a process takes
+ * a *lease*: a few requests counted at once in the current slot, served from memory until used up. A
+ * lease is only spent in the slot it was counted in, and what is left of it is given back afterwards, so
+ * the counts never fall below what was served: no window ever admits more than the limit, across every
+ * process sharing the state database. A busy key's lease doubles each time it runs out within a slot;
+ * an idle one's stays at one, so a light user's count is exact.
  */
 export interface LimitResult {
   readonly allowed: boolean;
   readonly limit: number;
   readonly remaining: number;
   readonly windowSeconds: number;
-  /** Seconds until the oldest request in the window leaves it and frees a slot (the header's `t`). */
+  /** Seconds until the oldest counted requests leave the window and free quota (the header's `t`). */
   readonly resetSeconds: number;
   /** Seconds until the next request would be allowed (for Retry-After); 0 when allowed. */
   readonly retryAfterSeconds: number;
@@ -20,25 +27,80 @@ export interface LimitResult {
 
 export interface Limiter {
   consume(bucket: string, spec: RateSpec): LimitResult;
+  /** Gives back the unused part of leases whose slot has passed (all of them with `all`). */
+  releaseLeases(options?: { all?: boolean }): void;
 }
 
+const MAX_LEASE = 1024;
+
+interface Lease {
+  slot: number;
+  slotMs: number;
+  granted: number;
+  served: number;
+  /** Requests counted in the window (by every process) when the lease was granted. */
+  usedAtGrant: number;
+  oldestSlot: number | null;
+}
+
+/** Slots per window: one per second for short windows, sixty for long ones (a minute each for an hour). */
+export function slotsFor(spec: RateSpec): number {
+  return Math.min(60, spec.windowSeconds);
+}
+
+/** How often (at most) leases from past slots are given back, checked as requests arrive. */
+const RELEASE_INTERVAL_MS = 1000;
+
 export function createLimiter(store: LimitStore, clock: Clock): Limiter {
+  const leases = new Map<string, Lease>();
+  let lastRelease = 0;
+
+  const result = (spec: RateSpec, lease: Pick<Lease, "usedAtGrant" | "granted" | "served" | "oldestSlot" | "slotMs">, allowed: boolean, now: number): LimitResult => {
+    const slots = slotsFor(spec);
+    // The oldest counted slot stops counting once it is more than `slots` slots old.
+    const untilFree = lease.oldestSlot === null ? 0 : Math.max(1, Math.ceil(((lease.oldestSlot + slots + 1) * lease.slotMs - now) / 1000));
+    return {
+      allowed,
+      limit: spec.limit,
+      remaining: Math.max(0, spec.limit - lease.usedAtGrant + (lease.granted - lease.served)),
+      windowSeconds: spec.windowSeconds,
+      resetSeconds: untilFree,
+      retryAfterSeconds: allowed ? 0 : untilFree,
+    };
+  };
+
   return {
     consume(bucket, spec) {
       const now = clock();
-      const windowMs = spec.windowSeconds * 1000;
-      const use = store.consume(bucket, spec.limit, windowMs, now);
-      const remaining = Math.max(0, spec.limit - use.used);
-      // The oldest request in the window is the next to leave it and free a slot.
-      const untilFree = use.oldestAt === null ? 0 : Math.max(1, Math.ceil((use.oldestAt + windowMs - now) / 1000));
-      return {
-        allowed: use.admitted,
-        limit: spec.limit,
-        remaining,
-        windowSeconds: spec.windowSeconds,
-        resetSeconds: untilFree,
-        retryAfterSeconds: use.admitted ? 0 : untilFree,
-      };
+      if (now - lastRelease >= RELEASE_INTERVAL_MS) {
+        lastRelease = now;
+        this.releaseLeases();
+      }
+      const slots = slotsFor(spec);
+      const slotMs = (spec.windowSeconds * 1000) / slots;
+      const slot = Math.floor(now / slotMs);
+      const lease = leases.get(bucket);
+      if (lease && lease.slot === slot && lease.served < lease.granted) {
+        lease.served++;
+        return result(spec, lease, true, now);
+      }
+      const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
+      // Double a lease that ran out within its slot; near the limit, leave most of what is left to others.
+      const wanted = lease && lease.slot === slot ? Math.min(lease.granted * 2, MAX_LEASE) : 1;
+      const grant = store.grant(bucket, spec.limit, slot, slots, Math.max(1, Math.min(wanted, Math.floor((spec.limit - (lease?.usedAtGrant ?? 0)) / 4))), unused);
+      const next: Lease = { slot, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot };
+      if (grant.granted > 0) leases.set(bucket, next);
+      else leases.delete(bucket);
+      return result(spec, next, grant.granted > 0, now);
+    },
+
+    releaseLeases(options = {}) {
+      const now = clock();
+      for (const [bucket, lease] of leases) {
+        if (!options.all && Math.floor(now / lease.slotMs) === lease.slot) continue;
+        leases.delete(bucket);
+        if (lease.served < lease.granted) store.release(bucket, lease.slot, lease.granted - lease.served);
+      }
     },
   };
 }

@@ -1,15 +1,18 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * A sliding-window log: one row per admitted request, per bucket (`auth:sign-in:<ip>`, `key:<id>`...).
- * Counting the rows inside the window is exact: no window of the configured length ever holds more than
- * the limit. Rows older than the window are deleted as the bucket is used.
+ * Sliding windows as counters in slots: a window of W seconds is split into k slots (k = min(60, W)), and
+ * each admitted request adds one to the count of the slot it falls in. A request is admitted when the
+ * k + 1 newest slots, which cover the whole window and a little more, hold fewer than the limit: so no
+ * window of W seconds ever holds more than the limit (at worst a slot's worth of conservatism), in
+ * constant space per key.
  */
-export const rateHits = sqliteTable(
-  "rate_hits",
+export const rateCounters = sqliteTable(
+  "rate_counters",
   {
     bucket: text("bucket").notNull(),
-    at: integer("at").notNull(),
+    slot: integer("slot").notNull(),
+    count: integer("count").notNull(),
   },
-  (t) => [index("rate_hits_bucket_at_idx").on(t.bucket, t.at)],
+  (t) => [primaryKey({ columns: [t.bucket, t.slot] })],
 );

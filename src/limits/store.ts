@@ -1,33 +1,67 @@
-import { and, asc, count, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
-import { rateHits } from "./schema";
+import { rateCounters } from "./schema";
 
 /** Every read and write of rate-limit state. In the state database, so processes sharing it agree. */
 export type LimitStore = ReturnType<typeof createLimitStore>;
 
-export interface WindowUse {
-  /** Requests admitted in the window, including this one when admitted. */
+export interface Grant {
+  /** How many requests were counted for the caller in `slot` (0: the window is full). */
+  granted: number;
+  /** Requests counted in the slots covering the window, after the grant. */
   used: number;
-  admitted: boolean;
-  /** Time of the oldest request still in the window (ms), or null when the window is empty. */
-  oldestAt: number | null;
+  /** The oldest slot still holding requests, or null when none. */
+  oldestSlot: number | null;
 }
 
 export function createLimitStore({ db, sqlite }: StateDb) {
-  // Check and record in one IMMEDIATE transaction: concurrent requests, in this process or another,
-  // are serialised on the write lock, so the count never overshoots.
-  const consume = sqlite.transaction((bucket: string, limit: number, windowMs: number, now: number): WindowUse => {
-    const windowStart = now - windowMs;
-    db.delete(rateHits).where(and(eq(rateHits.bucket, bucket), lte(rateHits.at, windowStart))).run();
-    const inWindow = and(eq(rateHits.bucket, bucket), gt(rateHits.at, windowStart));
-    const used = db.select({ n: count() }).from(rateHits).where(inWindow).get()!.n;
-    const admitted = used < limit;
-    if (admitted) db.insert(rateHits).values({ bucket, at: now }).run();
-    const oldest = db.select({ at: rateHits.at }).from(rateHits).where(inWindow).orderBy(asc(rateHits.at)).limit(1).get();
-    return { used: admitted ? used + 1 : used, admitted, oldestAt: oldest?.at ?? null };
+  // Prepared once: building drizzle queries per request cost ten times more than running them.
+  const windowUse = db
+    .select({ used: sql<number>`coalesce(sum(${rateCounters.count}), 0)`, oldest: sql<number | null>`min(${rateCounters.slot})` })
+    .from(rateCounters)
+    .where(and(eq(rateCounters.bucket, sql.placeholder("bucket")), gte(rateCounters.slot, sql.placeholder("firstSlot"))))
+    .prepare();
+  const add = db
+    .insert(rateCounters)
+    .values({ bucket: sql.placeholder("bucket"), slot: sql.placeholder("slot"), count: sql.placeholder("n") })
+    .onConflictDoUpdate({ target: [rateCounters.bucket, rateCounters.slot], set: { count: sql`${rateCounters.count} + excluded.count` } })
+    .prepare();
+  const giveBack = db
+    .update(rateCounters)
+    .set({ count: sql`max(0, ${rateCounters.count} - ${sql.placeholder("n")})` })
+    .where(and(eq(rateCounters.bucket, sql.placeholder("bucket")), eq(rateCounters.slot, sql.placeholder("slot"))))
+    .prepare();
+  const prune = db
+    .delete(rateCounters)
+    .where(and(eq(rateCounters.bucket, sql.placeholder("bucket")), lt(rateCounters.slot, sql.placeholder("firstSlot"))))
+    .prepare();
+
+  // Check and count in one IMMEDIATE transaction: concurrent grants, in this process or another, are
+  // serialised on the write lock, so the counts never overshoot the limit.
+  const grant = sqlite.transaction(
+    (bucket: string, limit: number, slot: number, slots: number, wanted: number, unused: { slot: number; n: number } | null): Grant => {
+      if (unused && unused.n > 0) giveBack.run({ bucket, slot: unused.slot, n: unused.n });
+      const firstSlot = slot - slots;
+      prune.run({ bucket, firstSlot });
+      const before = windowUse.get({ bucket, firstSlot })!;
+      const granted = Math.max(0, Math.min(wanted, limit - before.used));
+      if (granted > 0) add.run({ bucket, slot, n: granted });
+      const oldestSlot = granted > 0 ? Math.min(before.oldest ?? slot, slot) : before.oldest;
+      return { granted, used: before.used + granted, oldestSlot };
+    },
+  );
+  const release = sqlite.transaction((bucket: string, slot: number, n: number) => {
+    giveBack.run({ bucket, slot, n });
   });
 
   return {
-    consume: (bucket: string, limit: number, windowMs: number, now: number) => consume.immediate(bucket, limit, windowMs, now),
+    /**
+     * Counts up to `wanted` requests in `slot` unless the `slots + 1` newest slots already hold `limit`;
+     * first gives back `unused` requests an earlier grant counted but never served.
+     */
+    grant: (bucket: string, limit: number, slot: number, slots: number, wanted: number, unused: { slot: number; n: number } | null = null) =>
+      grant.immediate(bucket, limit, slot, slots, wanted, unused),
+    /** Gives back requests that were counted but not served. */
+    release: (bucket: string, slot: number, n: number) => release.immediate(bucket, slot, n),
   };
 }
