@@ -20,6 +20,8 @@ describe("GET /v1/foods/{foodNumber}", () => {
     const { status, body, response } = await get("/v1/foods/01001");
     expect(status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("ratelimit-policy")).toBe('"free";q=1000;w=3600');
+    expect(response.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
     expect(body.name).toBe("Butter, salted");
     expect(body.shortName).toBe("BUTTER,WITH SALT");
     expect(body.group).toEqual({ code: "0100", name: "Dairy and Egg Products" });

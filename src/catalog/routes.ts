@@ -1,16 +1,21 @@
 import { Elysia, t } from "elysia";
-import { ApiError } from "../http/errors";
+import { ApiError, jsonResponse } from "../http/errors";
 import { type Admission, type CredentialVerifiers, credentialGuard } from "../http/credential-guard";
 import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
 import { parseSearchParams } from "./search-params";
-import { getFoodDetail, listFoodGroups, listNutrients, parseNutrientFilter, searchFoods } from "./service";
+import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseNutrientFilter } from "./service";
 import type { CatalogStore } from "./store";
 
 /** The data routes: every one behind the credential guard. */
 export function catalogRoutes(store: CatalogStore, verifiers: CredentialVerifiers, admit: Admission) {
+  const searchFoods = createFoodSearch(store);
+  const details = createFoodDetails(store);
+  // Immutable while served: serialised once.
+  let groupsJson: string | undefined;
+  let nutrientsJson: string | undefined;
   return new Elysia({ prefix: "/v1" })
     .use(credentialGuard(verifiers, admit))
-    .get("/foods", ({ query }) => searchFoods(store, parseSearchParams(query)), {
+    .get("/foods", ({ query }) => jsonResponse(searchFoods(parseSearchParams(query)) satisfies SearchResult), {
       query: SearchQuery,
       response: { 200: SearchResult },
       detail: { summary: "Search foods by name and group", tags: ["Catalog"] },
@@ -18,9 +23,10 @@ export function catalogRoutes(store: CatalogStore, verifiers: CredentialVerifier
     .get(
       "/foods/:foodNumber",
       ({ params, query }) => {
-        const detail = getFoodDetail(store, params.foodNumber, parseNutrientFilter(query.nutrients));
-        if (!detail) throw new ApiError(404, "FOOD_NOT_FOUND", `No food has the number '${params.foodNumber.slice(0, 20)}'.`);
-        return detail;
+        const json = details.json(params.foodNumber, parseNutrientFilter(query.nutrients));
+        if (json === null) throw new ApiError(404, "FOOD_NOT_FOUND", `No food has the number '${params.foodNumber.slice(0, 20)}'.`);
+        // Already serialised (and cached so). Elysia adds the headers the guard set.
+        return jsonResponse(json);
       },
       {
         params: t.Object({ foodNumber: t.String() }),
@@ -29,11 +35,11 @@ export function catalogRoutes(store: CatalogStore, verifiers: CredentialVerifier
         detail: { summary: "One food with its nutrients, portions and footnotes", tags: ["Catalog"] },
       },
     )
-    .get("/food-groups", () => listFoodGroups(store), {
+    .get("/food-groups", () => jsonResponse((groupsJson ??= JSON.stringify(listFoodGroups(store)))), {
       response: { 200: FoodGroupList },
       detail: { summary: "All food groups with their food counts", tags: ["Catalog"] },
     })
-    .get("/nutrients", () => listNutrients(store), {
+    .get("/nutrients", () => jsonResponse((nutrientsJson ??= JSON.stringify(listNutrients(store)))), {
       response: { 200: NutrientList },
       detail: { summary: "All nutrient definitions in SR order", tags: ["Catalog"] },
     });

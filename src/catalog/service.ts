@@ -1,31 +1,45 @@
+import { LruCache } from "./lru";
 import { matchesAllTerms, rankCandidates } from "./ranking";
 import type { SearchParams } from "./search-params";
 import type { CatalogStore } from "./store";
-import type { FoodDetail, FoodGroupList, NutrientList, SearchResult } from "./model";
+import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchResult } from "./model";
 
 /** The trigram index needs three characters; shorter terms are checked on the candidates it returns. */
 const TRIGRAM = 3;
+/** Cached search answers hold at most this many items in all (references into shared objects: ~2 MB). */
+const SEARCH_CACHE_ITEMS = 250_000;
+/** Cached food details hold at most this many bytes of JSON. */
+const DETAIL_CACHE_BYTES = 16 * 1024 * 1024;
 
-export function searchFoods(store: CatalogStore, params: SearchParams): SearchResult {
-  const { terms, group, page, limit } = params;
-  const offset = (page - 1) * limit;
-  if (terms.length === 0) {
-    const total = store.countFoods(group);
-    const items = offset < total ? store.foodsByNumber(group, offset, limit) : [];
-    return { items, total, page, limit };
+/**
+ * Name search. The catalog never changes while served, so the ordered matches of a (terms, group) pair
+ * are computed once and kept in a bounded cache; a page is then a slice.
+ */
+export function createFoodSearch(store: CatalogStore) {
+  const cache = new LruCache<string, readonly FoodSearchItem[]>(SEARCH_CACHE_ITEMS);
+
+  function orderedMatches(terms: readonly string[], group: string | undefined): readonly FoodSearchItem[] {
+    if (terms.length === 0) return store.allCandidates(group).map(toItem);
+    const indexable = terms.filter((term) => [...term].length >= TRIGRAM);
+    const candidates =
+      indexable.length > 0 ? store.candidatesMatching(toFtsPhrases(indexable), group) : store.allCandidates(group);
+    // The index narrows; this check is the definition of a match (every term a substring of the name).
+    return rankCandidates(candidates.filter((c) => matchesAllTerms(c.searchName, terms)), terms).map(toItem);
   }
-  const indexable = terms.filter((term) => [...term].length >= TRIGRAM);
-  const candidates =
-    indexable.length > 0 ? store.candidatesMatching(toFtsPhrases(indexable), group) : store.allCandidates(group);
-  // The index narrows; this check is the definition of a match (every term a substring of the name).
-  const matches = rankCandidates(candidates.filter((c) => matchesAllTerms(c.searchName, terms)), terms);
-  return {
-    items: matches.slice(offset, offset + limit).map(({ foodNumber, name }) => ({ foodNumber, name })),
-    total: matches.length,
-    page,
-    limit,
+
+  return function searchFoods({ terms, group, page, limit }: SearchParams): SearchResult {
+    const key = JSON.stringify([terms, group ?? null]);
+    let matches = cache.get(key);
+    if (!matches) {
+      matches = orderedMatches(terms, group);
+      cache.set(key, matches, matches.length + 1);
+    }
+    const offset = (page - 1) * limit;
+    return { items: offset < matches.length ? matches.slice(offset, offset + limit) : [], total: matches.length, page, limit };
   };
 }
+
+const toItem = ({ foodNumber, name }: FoodSearchItem): FoodSearchItem => ({ foodNumber, name });
 
 /** Each term as a quoted FTS5 string, so no character of user text is FTS syntax. */
 export function toFtsPhrases(terms: readonly string[]): string {
@@ -34,12 +48,37 @@ export function toFtsPhrases(terms: readonly string[]): string {
 
 const FOOD_NUMBER = /^\d{5}$/;
 
-/** `nutrients` limits the nutrient list to those numbers; unknown numbers are simply absent. */
-export function getFoodDetail(store: CatalogStore, foodNumber: string, nutrients?: readonly string[]): FoodDetail | null {
-  if (!FOOD_NUMBER.test(foodNumber)) return null;
-  const row = store.food(foodNumber);
-  if (!row) return null;
-  const { food, groupName } = row;
+/**
+ * Food details, with the most recently asked kept ready as JSON (bounded by bytes): the answer for a
+ * food is the same until the next build.
+ */
+export function createFoodDetails(store: CatalogStore) {
+  const cache = new LruCache<string, { detail: FoodDetail; json: string }>(DETAIL_CACHE_BYTES);
+
+  function load(foodNumber: string): { detail: FoodDetail; json: string } | null {
+    if (!FOOD_NUMBER.test(foodNumber)) return null;
+    const cached = cache.get(foodNumber);
+    if (cached) return cached;
+    const row = store.food(foodNumber);
+    if (!row) return null;
+    const detail = toDetail(store, row);
+    const entry = { detail, json: JSON.stringify(detail) };
+    cache.set(foodNumber, entry, entry.json.length);
+    return entry;
+  }
+
+  return {
+    /** The JSON of a food's detail; `nutrients` limits the list to those numbers (unknown ones are absent). */
+    json(foodNumber: string, nutrients?: readonly string[]): string | null {
+      const entry = load(foodNumber);
+      if (!entry || nutrients === undefined) return entry?.json ?? null;
+      const wanted = new Set(nutrients);
+      return JSON.stringify({ ...entry.detail, nutrients: entry.detail.nutrients.filter((n) => wanted.has(n.number)) });
+    },
+  };
+}
+
+function toDetail(store: CatalogStore, { food, groupName }: NonNullable<ReturnType<CatalogStore["food"]>>): FoodDetail {
   return {
     foodNumber: food.foodNumber,
     name: food.name,
@@ -55,7 +94,7 @@ export function getFoodDetail(store: CatalogStore, foodNumber: string, nutrients
       fat: food.fatFactor,
       carbohydrate: food.carbohydrateFactor,
     },
-    nutrients: store.nutrientValuesOf(food.id, nutrients).map(({ derivationCode, derivationDescription, ...value }) => ({
+    nutrients: store.nutrientValuesOf(food.id).map(({ derivationCode, derivationDescription, ...value }) => ({
       ...value,
       derivation: derivationCode === null ? null : { code: derivationCode, description: derivationDescription ?? "" },
     })),

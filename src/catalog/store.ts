@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { asc, count, eq, inArray, and, sql } from "drizzle-orm";
+import { asc, count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import {
   catalogInfo, derivations, foodGroups, foods, footnotes, nutrientValues, nutrients, portions,
@@ -7,15 +7,18 @@ import {
 import type { Candidate } from "./ranking";
 
 /**
- * Every read of the catalog database. The catalog is immutable while served, so the small lists
- * (groups, nutrients, counts) are read once and kept.
+ * Every read of the catalog database. Queries on request paths are prepared once (building a drizzle
+ * query costs more than running it); the catalog is immutable while served, so the small lists (groups,
+ * nutrients, counts) are read once and kept.
  */
 export type CatalogStore = ReturnType<typeof createCatalogStore>;
 
 export function createCatalogStore(sqlite: Database) {
   const db = drizzle(sqlite);
+  const placeholder = sql.placeholder;
 
   const candidateColumns = { foodNumber: foods.foodNumber, name: foods.name, searchName: foods.searchName };
+  // FTS5's MATCH has no drizzle builder; these two stay plain prepared SQL.
   const ftsCandidates = sqlite.query<Candidate, [string]>(
     `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
        FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1`,
@@ -24,6 +27,38 @@ export function createCatalogStore(sqlite: Database) {
     `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
        FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1 AND f.group_code = ?2`,
   );
+  const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
+  const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
+  const foodByNumber = db
+    .select({ food: foods, groupName: foodGroups.name })
+    .from(foods)
+    .innerJoin(foodGroups, eq(foodGroups.code, foods.groupCode))
+    .where(eq(foods.foodNumber, placeholder("foodNumber")))
+    .prepare();
+  const valuesOfFood = db
+    .select({
+      number: nutrients.number, name: nutrients.name, tag: nutrients.tag, unit: nutrients.unit,
+      value: nutrientValues.value, dataPoints: nutrientValues.dataPoints, stdError: nutrientValues.stdError,
+      derivationCode: nutrientValues.derivationCode, derivationDescription: derivations.description,
+    })
+    .from(nutrientValues)
+    .innerJoin(nutrients, eq(nutrients.number, nutrientValues.nutrientNumber))
+    .leftJoin(derivations, eq(derivations.code, nutrientValues.derivationCode))
+    .where(eq(nutrientValues.foodId, placeholder("foodId")))
+    .orderBy(asc(nutrients.srOrder))
+    .prepare();
+  const portionsOfFood = db
+    .select({ seq: portions.seq, amount: portions.amount, description: portions.description, grams: portions.grams })
+    .from(portions)
+    .where(eq(portions.foodId, placeholder("foodId")))
+    .orderBy(asc(portions.seq))
+    .prepare();
+  const footnotesOfFood = db
+    .select({ number: footnotes.number, type: footnotes.type, nutrientNumber: footnotes.nutrientNumber, text: footnotes.text })
+    .from(footnotes)
+    .where(eq(footnotes.foodId, placeholder("foodId")))
+    .orderBy(asc(footnotes.number), asc(sql`rowid`))
+    .prepare();
 
   let groupsCache: { code: string; name: string; foodCount: number }[] | undefined;
   let nutrientsCache: (typeof nutrients.$inferSelect)[] | undefined;
@@ -35,70 +70,25 @@ export function createCatalogStore(sqlite: Database) {
       return group === undefined ? ftsCandidates.all(match) : ftsCandidatesInGroup.all(match, group);
     },
 
-    /** Every food (optionally of one group): the candidate set when no term is long enough for FTS. */
+    /** Every food (optionally of one group) in food-number order. */
     allCandidates(group: string | undefined): Candidate[] {
-      const query = db.select(candidateColumns).from(foods);
-      return (group === undefined ? query : query.where(eq(foods.groupCode, group))).all();
-    },
-
-    countFoods(group: string | undefined): number {
-      const query = db.select({ n: count() }).from(foods);
-      return (group === undefined ? query : query.where(eq(foods.groupCode, group))).get()!.n;
-    },
-
-    /** One page of foods in food-number order. */
-    foodsByNumber(group: string | undefined, offset: number, limit: number) {
-      const query = db.select({ foodNumber: foods.foodNumber, name: foods.name }).from(foods);
-      return (group === undefined ? query : query.where(eq(foods.groupCode, group)))
-        .orderBy(asc(foods.id))
-        .limit(limit)
-        .offset(offset)
-        .all();
+      return group === undefined ? allFoods.all() : foodsInGroup.all({ group });
     },
 
     food(foodNumber: string) {
-      return db
-        .select({ food: foods, groupName: foodGroups.name })
-        .from(foods)
-        .innerJoin(foodGroups, eq(foodGroups.code, foods.groupCode))
-        .where(eq(foods.foodNumber, foodNumber))
-        .get();
+      return foodByNumber.get({ foodNumber });
     },
 
-    nutrientValuesOf(foodId: number, only: readonly string[] | undefined) {
-      const where = only === undefined
-        ? eq(nutrientValues.foodId, foodId)
-        : and(eq(nutrientValues.foodId, foodId), inArray(nutrientValues.nutrientNumber, [...only]));
-      return db
-        .select({
-          number: nutrients.number, name: nutrients.name, tag: nutrients.tag, unit: nutrients.unit,
-          value: nutrientValues.value, dataPoints: nutrientValues.dataPoints, stdError: nutrientValues.stdError,
-          derivationCode: nutrientValues.derivationCode, derivationDescription: derivations.description,
-        })
-        .from(nutrientValues)
-        .innerJoin(nutrients, eq(nutrients.number, nutrientValues.nutrientNumber))
-        .leftJoin(derivations, eq(derivations.code, nutrientValues.derivationCode))
-        .where(where)
-        .orderBy(asc(nutrients.srOrder))
-        .all();
+    nutrientValuesOf(foodId: number) {
+      return valuesOfFood.all({ foodId });
     },
 
     portionsOf(foodId: number) {
-      return db
-        .select({ seq: portions.seq, amount: portions.amount, description: portions.description, grams: portions.grams })
-        .from(portions)
-        .where(eq(portions.foodId, foodId))
-        .orderBy(asc(portions.seq))
-        .all();
+      return portionsOfFood.all({ foodId });
     },
 
     footnotesOf(foodId: number) {
-      return db
-        .select({ number: footnotes.number, type: footnotes.type, nutrientNumber: footnotes.nutrientNumber, text: footnotes.text })
-        .from(footnotes)
-        .where(eq(footnotes.foodId, foodId))
-        .orderBy(asc(footnotes.number), asc(sql`rowid`))
-        .all();
+      return footnotesOfFood.all({ foodId });
     },
 
     foodGroups() {

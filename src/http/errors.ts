@@ -38,3 +38,15 @@ export const unauthorized = () =>
   new ApiError(401, "UNAUTHORIZED", "A valid API key or trial token is required.", {
     "www-authenticate": 'Bearer realm="foodapi"',
   });
+
+/**
+ * A JSON response sent as it is. Hot routes use it so Elysia does not re-check and re-encode every
+ * answer against the route's response schema (which stays for the OpenAPI document); the body's type
+ * is still checked at compile time by the service's return type.
+ */
+export function jsonResponse(body: string | object, status = 200): Response {
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), {
+    status,
+    headers: { "content-type": JSON_CONTENT_TYPE },
+  });
+}
