@@ -3,10 +3,22 @@ import { systemClock } from "../clock";
 import type { Config } from "../config/config";
 import { openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
+import { createAccessLog } from "../http/access-log";
 import { startHttpServer } from "../http/server";
+import { announce } from "./announce";
+import { superviseWorkers, workerRole } from "./workers";
 
-/** `foodapi serve`: runs until SIGTERM or SIGINT, then drains in-flight requests and closes the databases. */
+/**
+ * `foodapi serve`: one process, or with `--workers N` a supervisor and N worker processes sharing the
+ * port. Runs until SIGTERM or SIGINT, then drains in-flight requests and closes the databases.
+ */
 export async function serve(config: Config): Promise<number> {
+  const role = workerRole();
+  if (role === null && config.workers > 1) return superviseWorkers(config);
+  return serveInProcess(config, role);
+}
+
+async function serveInProcess(config: Config, role: ReturnType<typeof workerRole>): Promise<number> {
   const catalog = await openCatalog(config.catalogPath);
   const state = openStateDb(config.dataDir);
   const shutdownTasks: (() => void)[] = [];
@@ -18,28 +30,35 @@ export async function serve(config: Config): Promise<number> {
     logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
     onShutdown: (task) => shutdownTasks.push(task),
   });
+  const accessLog = createAccessLog((text) => process.stdout.write(text));
 
   const server = startHttpServer({
     hostname: config.host,
     port: config.port,
     clientIpHeader: config.clientIpHeader,
     handle: (request) => app.handle(request),
-    log: (entry) => process.stdout.write(`${JSON.stringify(entry)}\n`),
+    log: accessLog.log,
+    reusePort: role !== null,
+    worker: role?.index,
   });
-  console.error(`foodapi listening on ${server.url.origin} (data directory ${config.dataDir})`);
-  if (config.clientIpHeader) {
-    console.error(`client IPs are read from the '${config.clientIpHeader}' header: only safe behind a proxy that sets it`);
+  if (role) {
+    role.ready(server.port!);
+  } else {
+    announce(config, server.url.origin, 1);
   }
 
+  // Handlers stay installed: a second signal (a terminal's SIGINT reaches every process of the group,
+  // a service manager may signal them all) must not cut the drain short.
   const signal = await new Promise<string>((resolve) => {
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-    process.once("SIGINT", () => resolve("SIGINT"));
+    process.on("SIGTERM", () => resolve("SIGTERM"));
+    process.on("SIGINT", () => resolve("SIGINT"));
   });
-  console.error(`${signal}: draining in-flight requests`);
+  if (!role) console.error(`${signal}: draining in-flight requests`);
   await server.stop();
   for (const task of shutdownTasks) task();
+  accessLog.flush();
   state.sqlite.close();
   catalog.close();
-  console.error("stopped");
+  if (!role) console.error("stopped");
   return 0;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 
 /**
@@ -26,6 +27,8 @@ export interface Config {
   readonly turnstileVerifyUrl: string;
   /** A catalog database file to serve instead of the one embedded in the binary. */
   readonly catalogPath: string | undefined;
+  /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
+  readonly workers: number;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +118,11 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
 
   const catalogIn = get("catalog", "FOODAPI_CATALOG");
 
+  const workersIn = get("workers", "FOODAPI_WORKERS");
+  if (workersIn && (!/^\d{1,3}$/.test(workersIn.value) || Number(workersIn.value) < 1 || Number(workersIn.value) > 64)) {
+    throw new ConfigError(workersIn.name, `'${workersIn.value}' is not a number of workers (1-64)`);
+  }
+
   return Object.freeze({
     port,
     host,
@@ -131,5 +139,6 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
       ? parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value
       : "https://challenges.cloudflare.com/turnstile/v0/siteverify",
     catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
+    workers: workersIn ? Number(workersIn.value) : availableParallelism(),
   });
 }

@@ -20,7 +20,7 @@ export function openStateDb(dataDir: string) {
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA foreign_keys = ON");
   migrate(sqlite);
-  return { sqlite, db: drizzle(sqlite) };
+  return { sqlite, db: drizzle(sqlite), dataDir };
 }
 
 function migrate(sqlite: Database): void {

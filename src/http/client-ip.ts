@@ -16,8 +16,20 @@ export function clientIpOf(request: Request, header: string | null): string {
   return clientIp(request.headers, requestFacts(request).peerAddress, header);
 }
 
+const parsedIps = new Map<string, string | undefined>();
+const PARSED_IPS_MAX = 10_000;
+
+/** Parsing is memoised: the same few addresses arrive again and again. */
 function parseIp(raw: string | undefined | null): string | undefined {
   if (!raw) return undefined;
+  if (parsedIps.has(raw)) return parsedIps.get(raw);
+  if (parsedIps.size >= PARSED_IPS_MAX) parsedIps.clear();
+  const parsed = parseIpUncached(raw);
+  parsedIps.set(raw, parsed);
+  return parsed;
+}
+
+function parseIpUncached(raw: string): string | undefined {
   const mapped = raw.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
   const family = isIP(mapped);
   if (family === 4) return mapped;

@@ -13,6 +13,8 @@ export interface AccessLogEntry {
   ip: string;
   keyId: string | null;
   authFailure?: string;
+  /** Which worker process answered, when there are several. */
+  worker?: number;
 }
 
 export interface HttpServerOptions {
@@ -21,6 +23,9 @@ export interface HttpServerOptions {
   clientIpHeader: string | null;
   handle: (request: Request) => Promise<Response> | Response;
   log: (entry: AccessLogEntry) => void;
+  /** Several processes listen on one port (SO_REUSEPORT); the kernel spreads connections over them. */
+  reusePort?: boolean;
+  worker?: number;
 }
 
 /**
@@ -31,6 +36,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   return Bun.serve({
     hostname: options.hostname,
     port: options.port,
+    reusePort: options.reusePort ?? false,
     // Only a backstop: the app answers oversized bodies with a JSON 413 itself and never reads more than
     // MAX_BODY_BYTES of a body. Bun's own limit answers first, with an empty 413, so it sits far above.
     maxRequestBodySize: 8192 * MAX_BODY_BYTES,
@@ -39,16 +45,16 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const facts = requestFacts(request);
       facts.peerAddress = server.requestIP(request)?.address;
       const response = await options.handle(request);
-      const url = new URL(request.url);
       options.log({
-        time: new Date().toISOString(),
+        time: isoNow(),
         method: request.method,
-        path: url.pathname,
+        path: pathOf(request.url),
         status: response.status,
         ms: Math.round((performance.now() - started) * 100) / 100,
         ip: clientIpOf(request, options.clientIpHeader),
         keyId: facts.principalId ?? null,
         ...(facts.authFailure ? { authFailure: facts.authFailure } : {}),
+        ...(options.worker !== undefined ? { worker: options.worker } : {}),
       });
       return response;
     },
@@ -56,4 +62,23 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side."));
     },
   });
+}
+
+/** The path of a request URL without its query (which may hold user text): no URL object per request. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const query = url.indexOf("?", start);
+  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
+}
+
+let lastMs = 0;
+let lastIso = "";
+/** The log's timestamp, formatted at most once per millisecond. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }

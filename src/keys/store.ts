@@ -1,11 +1,17 @@
 import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
+import { openRevocationEpoch } from "./revocation-epoch";
 import { apiKeys, type ApiKey } from "./schema";
+
+/** Active keys remembered per process (by hash), valid while no revocation happened anywhere. */
+const CACHED_KEYS_MAX = 10_000;
 
 /** Every read and write of API key records. Keys are found by the hash of the presented key only. */
 export type KeyStore = ReturnType<typeof createKeyStore>;
 
-export function createKeyStore({ db }: StateDb) {
+export function createKeyStore({ db, dataDir }: StateDb) {
+  const epoch = openRevocationEpoch(dataDir);
+  const cache = new Map<string, { key: ApiKey; epoch: number }>();
   // The two queries on every API request are prepared once (building a drizzle query costs more than
   // running it).
   const activeByHash = db
@@ -42,7 +48,18 @@ export function createKeyStore({ db }: StateDb) {
     },
 
     findActiveByHash(keyHash: string): ApiKey | undefined {
-      return activeByHash.get({ keyHash });
+      const now = epoch.current();
+      const cached = cache.get(keyHash);
+      if (cached && cached.epoch === now) return cached.key;
+      const key = activeByHash.get({ keyHash });
+      // Only found keys are remembered: an unknown hash may belong to a key issued a moment later.
+      if (key) {
+        if (cache.size >= CACHED_KEYS_MAX) cache.clear();
+        cache.set(keyHash, { key, epoch: now });
+      } else {
+        cache.delete(keyHash);
+      }
+      return key;
     },
 
     listActive(userId: string): ApiKey[] {
@@ -63,6 +80,8 @@ export function createKeyStore({ db }: StateDb) {
         .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id })
         .all();
+      // After the commit and before the caller answers: every process drops its cached keys.
+      if (revoked.length > 0) epoch.bump();
       return revoked.length > 0;
     },
 

@@ -11,8 +11,9 @@ import type { LimitStore } from "./store";
  * a *lease*: a few requests counted at once in the current slot, served from memory until used up. A
  * lease is only spent in the slot it was counted in, and what is left of it is given back afterwards, so
  * the counts never fall below what was served: no window ever admits more than the limit, across every
- * process sharing the state database. A busy key's lease doubles each time it runs out within a slot;
- * an idle one's stays at one, so a light user's count is exact.
+ * process sharing the state database. A busy key's lease doubles each time it runs out; leases of more
+ * than one are only taken far from the limit and live a fraction of a second, so a light user's count,
+ * and any count near its limit, is exact.
  */
 export interface LimitResult {
   readonly allowed: boolean;
@@ -32,9 +33,14 @@ export interface Limiter {
 }
 
 const MAX_LEASE = 1024;
+/** Leases of more than one request are taken only while at least this much quota is left. */
+const LEASE_HEADROOM = 64;
+/** A lease is spent within this time or what is left of it goes back. */
+const LEASE_TTL_MS = 200;
 
 interface Lease {
   slot: number;
+  grantedAt: number;
   slotMs: number;
   granted: number;
   served: number;
@@ -48,12 +54,14 @@ export function slotsFor(spec: RateSpec): number {
   return Math.min(60, spec.windowSeconds);
 }
 
-/** How often (at most) leases from past slots are given back, checked as requests arrive. */
-const RELEASE_INTERVAL_MS = 1000;
+/** How often leases past their slot or lifetime are given back. */
+const RELEASE_INTERVAL_MS = 250;
 
 export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   const leases = new Map<string, Lease>();
-  let lastRelease = 0;
+  // Runs only while some lease holds unused requests, so an idle process (or a closed test app) has none.
+  let releaseTimer: ReturnType<typeof setInterval> | undefined;
+  const expired = (lease: Lease, now: number) => Math.floor(now / lease.slotMs) !== lease.slot || now - lease.grantedAt >= LEASE_TTL_MS;
 
   const result = (spec: RateSpec, lease: Pick<Lease, "usedAtGrant" | "granted" | "served" | "oldestSlot" | "slotMs">, allowed: boolean, now: number): LimitResult => {
     const slots = slotsFor(spec);
@@ -72,34 +80,48 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   return {
     consume(bucket, spec) {
       const now = clock();
-      if (now - lastRelease >= RELEASE_INTERVAL_MS) {
-        lastRelease = now;
-        this.releaseLeases();
-      }
       const slots = slotsFor(spec);
       const slotMs = (spec.windowSeconds * 1000) / slots;
       const slot = Math.floor(now / slotMs);
       const lease = leases.get(bucket);
-      if (lease && lease.slot === slot && lease.served < lease.granted) {
+      if (lease && !expired(lease, now) && lease.served < lease.granted) {
         lease.served++;
         return result(spec, lease, true, now);
       }
       const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
-      // Double a lease that ran out within its slot; near the limit, leave most of what is left to others.
-      const wanted = lease && lease.slot === slot ? Math.min(lease.granted * 2, MAX_LEASE) : 1;
-      const grant = store.grant(bucket, spec.limit, slot, slots, Math.max(1, Math.min(wanted, Math.floor((spec.limit - (lease?.usedAtGrant ?? 0)) / 4))), unused);
-      const next: Lease = { slot, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot };
+      // Double a lease that ran out while still fresh, as long as plenty of quota is left for others.
+      const left = spec.limit - (lease?.usedAtGrant ?? 0);
+      const wanted = lease && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.granted * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
+      const grant = store.grant(bucket, spec.limit, slot, slots, wanted, unused);
+      const next: Lease = {
+        slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot,
+      };
       if (grant.granted > 0) leases.set(bucket, next);
       else leases.delete(bucket);
+      if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
       return result(spec, next, grant.granted > 0, now);
     },
 
     releaseLeases(options = {}) {
       const now = clock();
-      for (const [bucket, lease] of leases) {
-        if (!options.all && Math.floor(now / lease.slotMs) === lease.slot) continue;
-        leases.delete(bucket);
-        if (lease.served < lease.granted) store.release(bucket, lease.slot, lease.granted - lease.served);
+      let holding = false;
+      try {
+        for (const [bucket, lease] of leases) {
+          if (!options.all && !expired(lease, now)) {
+            holding ||= lease.served < lease.granted;
+            continue;
+          }
+          leases.delete(bucket);
+          if (lease.served < lease.granted) store.release(bucket, lease.slot, lease.granted - lease.served);
+        }
+      } catch {
+        // The database is gone (shut down): nothing left to give back to.
+        leases.clear();
+        holding = false;
+      }
+      if (!holding && releaseTimer) {
+        clearInterval(releaseTimer);
+        releaseTimer = undefined;
       }
     },
   };

@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { obtainTrialToken } from "./helpers/altcha";
+import { runBinary, startServer } from "./helpers/binary";
+import { jsonPost, sessionCookie } from "./helpers/http";
+
+/** `--workers 2`: two processes on one port and one state database must behave as one service. */
+describe("two workers", () => {
+  test("exactly 30 trial requests across both workers, and a revocation seen by both at once", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-workers-"));
+    const server = await startServer({ cwd, args: ["--workers", "2"] });
+    try {
+      expect(server.stderr()).toContain("(2 workers");
+      const { token } = await obtainTrialToken((path, init) => fetch(`${server.url}${path}`, init));
+      const responses = await Promise.all(
+        Array.from({ length: 60 }, () => fetch(`${server.url}/v1/nutrients`, { headers: { authorization: `Bearer ${token}`, connection: "close" } })),
+      );
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+
+      // A key, used through both workers, then revoked through one of them.
+      const signedUp = await fetch(`${server.url}/api/auth/sign-up/email`, jsonPost({ email: "w@example.com", password: "workers password", name: "W" }));
+      const cookie = sessionCookie(signedUp);
+      const issued = (await (await fetch(`${server.url}/v1/keys`, jsonPost({ name: "k" }, { cookie }))).json()) as { id: string; key: string };
+      const burst = () =>
+        Promise.all(Array.from({ length: 40 }, () => fetch(`${server.url}/v1/food-groups`, { headers: { "x-api-key": issued.key, connection: "close" } })));
+      expect((await burst()).every((r) => r.status === 200)).toBe(true);
+      expect((await fetch(`${server.url}/v1/keys/${issued.id}`, { method: "DELETE", headers: { cookie } })).status).toBe(204);
+      expect((await burst()).map((r) => r.status)).toEqual(Array(40).fill(401));
+
+      // Both workers really answered: the access log names them.
+      const workersSeen = new Set((await server.stdoutLines()).map((line) => JSON.parse(line).worker));
+      expect(workersSeen).toEqual(new Set([0, 1]));
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test("a free-tier limit holds across workers", async () => {
+    const server = await startServer({ args: ["--workers", "2", "--free-limit", "10/1m"] });
+    try {
+      const key = runBinary(["keys", "create", "--email", "limit@example.com", "--name", "k"], { cwd: server.cwd }).stdout.trim();
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () => fetch(`${server.url}/v1/nutrients`, { headers: { "x-api-key": key, connection: "close" } })),
+      );
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
+      expect(responses.filter((r) => r.status === 429)).toHaveLength(20);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("an invalid --workers stops start-up with exit code 2", () => {
+    const result = runBinary(["serve", "--workers", "0"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("--workers");
+  });
+});
