@@ -70,6 +70,15 @@ describe("the whole journey against the binary", () => {
     expect(after.items.map((k: any) => k.id)).toEqual([second.id]);
   });
 
+  test("with --port 0 the service's own origin is the port it bound: same-origin POSTs pass, others are 403", async () => {
+    const signedUp = await call("/api/auth/sign-up/email", { body: { email: "origin@example.com", password: "a long password", name: "O" } });
+    const cookie = sessionCookie(signedUp);
+    const post = (origin: string) =>
+      fetch(`${server.url}/v1/keys`, { method: "POST", headers: { cookie, origin, "content-type": "application/json" }, body: JSON.stringify({ name: "o" }) });
+    expect((await post(server.url)).status).toBe(201);
+    expect((await post("http://127.0.0.1:1")).status).toBe(403);
+  });
+
   test("20 concurrent sign-ups with one e-mail over the socket: one 200, nineteen 422, no 5xx", async () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => call("/api/auth/sign-up/email", { body: { email: "same@example.com", password: "password123", name: "S" } })),

@@ -1,6 +1,6 @@
 import { createFoodApi } from "../app";
 import { systemClock } from "../clock";
-import type { Config } from "../config/config";
+import { type Config, withBoundPort } from "../config/config";
 import { openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
 import { createAccessLog } from "../http/access-log";
@@ -22,24 +22,27 @@ async function serveInProcess(config: Config, role: ReturnType<typeof workerRole
   const catalog = await openCatalog(config.catalogPath);
   const state = openStateDb(config.dataDir);
   const shutdownTasks: (() => void)[] = [];
-  const app = createFoodApi({
+  const accessLog = createAccessLog((text) => process.stdout.write(text));
+  // Bound first, so that the app is built knowing the real port (`--port 0`); no request is handled
+  // before `app` is assigned, as both happen in this same turn of the event loop.
+  let app: ReturnType<typeof createFoodApi> | undefined;
+  const server = startHttpServer({
+    hostname: config.host,
+    port: config.port,
+    clientIpHeader: config.clientIpHeader,
+    handle: (request) => app!.handle(request),
+    log: accessLog.log,
+    reusePort: role !== null,
+    worker: role?.index,
+  });
+  config = withBoundPort(config, server.port!);
+  app = createFoodApi({
     config,
     catalog,
     state,
     clock: systemClock,
     logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
     onShutdown: (task) => shutdownTasks.push(task),
-  });
-  const accessLog = createAccessLog((text) => process.stdout.write(text));
-
-  const server = startHttpServer({
-    hostname: config.host,
-    port: config.port,
-    clientIpHeader: config.clientIpHeader,
-    handle: (request) => app.handle(request),
-    log: accessLog.log,
-    reusePort: role !== null,
-    worker: role?.index,
   });
   if (role) {
     role.ready(server.port!);

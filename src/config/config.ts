@@ -142,3 +142,14 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
   });
 }
+
+/**
+ * With `--port 0` the port is known only once bound; the default base URL (origin checks, the OpenAPI
+ * server) then takes the real one. An explicit --base-url is left alone.
+ */
+export function withBoundPort(config: Config, port: number): Config {
+  if (config.baseUrl.port !== "0") return config;
+  const baseUrl = new URL(config.baseUrl.href);
+  baseUrl.port = String(port);
+  return Object.freeze({ ...config, port, baseUrl });
+}
