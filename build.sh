@@ -13,5 +13,8 @@ if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer d
   "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
 fi
 
+# The dashboard's browser code, bundled for the browser; the server embeds the result (src/dashboard/routes.ts).
+"$BUN" build src/dashboard/web/main.ts --target=browser --minify --outfile dist/web/dashboard.js >&2
+
 "$BUN" build src/main.ts --compile --minify --sourcemap --bytecode --format=esm --outfile dist/foodapi >&2
 echo "built dist/foodapi ($(du -h dist/foodapi | cut -f1))" >&2

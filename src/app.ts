@@ -6,7 +6,9 @@ import type { Clock } from "./clock";
 import type { Config } from "./config/config";
 import { catalogRoutes } from "./catalog/routes";
 import { createCatalogStore } from "./catalog/store";
+import { dashboardRoutes } from "./dashboard/routes";
 import type { StateDb } from "./db/state-db";
+import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/app";
 import type { Admission, CredentialVerifiers } from "./http/credential-guard";
 import { keyRoutes } from "./keys/routes";
@@ -91,7 +93,9 @@ export function createFoodApi(deps: AppDeps) {
     .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
     .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins }))
     .use(trialRoutes({ ...trial, config, limiter }))
-    .use(catalogRoutes(catalog, verifiers, admit));
+    .use(catalogRoutes(catalog, verifiers, admit))
+    .use(dashboardRoutes())
+    .use(docsRoutes(config));
 }
 
 export type FoodApi = ReturnType<typeof createFoodApi>;

@@ -1,0 +1,39 @@
+import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../http/static-file";
+// The dashboard's script, bundled from web/main.ts by build.sh before the binary is compiled.
+import dashboardJs from "../../dist/web/dashboard.js" with { type: "file" };
+import page from "./web/index.html" with { type: "file" };
+import dashboardCss from "./web/styles.css" with { type: "file" };
+// The ALTCHA widget's "external" build: styles and the proof-of-work worker as separate files instead of
+// inline styles and a blob: worker, so the page's policy can stay at 'self' for all three.
+import altchaJs from "../../node_modules/altcha/dist/external/altcha.min.js" with { type: "file" };
+import altchaCss from "altcha/altcha.css" with { type: "file" };
+import altchaWorker from "altcha/workers/pbkdf2" with { type: "file" };
+
+/**
+ * Only this origin's own files and API. No inline script or style, no eval; `worker-src 'self'` for the
+ * widget's proof-of-work worker, `img-src data:` for the empty favicon. `frame-ancestors 'none'` keeps the
+ * sign-in form out of other sites' frames.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "worker-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** `/`: the dashboard (accounts, keys, trial token, search playground) and its files. */
+export function dashboardRoutes() {
+  return embeddedFileRoutes({
+    "/": { path: page, contentType: CONTENT_TYPES.html, headers: pageHeaders(DASHBOARD_CSP) },
+    "/assets/dashboard.js": { path: dashboardJs, contentType: CONTENT_TYPES.js },
+    "/assets/dashboard.css": { path: dashboardCss, contentType: CONTENT_TYPES.css },
+    "/assets/altcha.js": { path: altchaJs, contentType: CONTENT_TYPES.js },
+    "/assets/altcha.css": { path: altchaCss, contentType: CONTENT_TYPES.css },
+    "/assets/altcha-pbkdf2-worker.js": { path: altchaWorker, contentType: CONTENT_TYPES.js },
+  });
+}

@@ -1,0 +1,58 @@
+import { callApi } from "./api";
+import { announce, byId, onSubmit, reportError } from "./dom";
+
+interface User {
+  email: string;
+  name: string;
+}
+
+/** Sign-up, sign-in and sign-out against /api/auth/*; the session itself lives in the HttpOnly cookie. */
+export function setupAccount(events: { onSignedIn(): void; onSignedOut(): void }) {
+  const signedIn = (user: User) => {
+    byId("account-loading").hidden = true;
+    byId("signed-out").hidden = true;
+    byId("signed-in").hidden = false;
+    byId("user-email").textContent = user.email;
+    events.onSignedIn();
+  };
+  const signedOut = () => {
+    byId("account-loading").hidden = true;
+    byId("signed-in").hidden = true;
+    byId("signed-out").hidden = false;
+    events.onSignedOut();
+  };
+
+  const submitTo = (formId: string, path: string, verb: string) => {
+    const form = byId<HTMLFormElement>(formId);
+    onSubmit(form, async (data) => {
+      const body = Object.fromEntries([...data.entries()].map(([name, value]) => [name, String(value)]));
+      const result = await callApi<{ user: User }>("POST", path, { body });
+      if (!result.ok) return reportError(`${verb} failed: ${result.message}`);
+      form.reset();
+      signedIn(result.data.user);
+      announce(`${verb} done: signed in as ${result.data.user.email}.`);
+    });
+  };
+  submitTo("sign-in-form", "/api/auth/sign-in/email", "Sign-in");
+  submitTo("sign-up-form", "/api/auth/sign-up/email", "Sign-up");
+
+  byId("sign-out").addEventListener("click", async () => {
+    const result = await callApi("POST", "/api/auth/sign-out", { body: {} });
+    if (!result.ok) return reportError(`Sign-out failed: ${result.message}`);
+    signedOut();
+    announce("Signed out.");
+    byId("sign-in-email").focus();
+  });
+
+  return {
+    async load() {
+      const result = await callApi<{ user: User } | null>("GET", "/api/auth/get-session");
+      if (!result.ok) {
+        reportError(`Could not check your session: ${result.message}`);
+        return signedOut();
+      }
+      if (result.data) signedIn(result.data.user);
+      else signedOut();
+    },
+  };
+}

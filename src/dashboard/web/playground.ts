@@ -1,0 +1,142 @@
+import { callApi, type ApiResult, type Credential, quotaOf } from "./api";
+import { announce, byId, el, onSubmit, reportError } from "./dom";
+
+interface SearchResult {
+  items: { foodNumber: string; name: string }[];
+  total: number;
+  page: number;
+  limit: number;
+}
+interface FoodDetail {
+  foodNumber: string;
+  name: string;
+  group: { code: string; name: string };
+  nutrients: { number: string; name: string; unit: string; value: number | null }[];
+}
+interface FoodGroup {
+  code: string;
+  name: string;
+  foodCount: number;
+}
+
+/** Search with a key or the trial token; a food's nutrients as a table; the credential's quota from `RateLimit`. */
+export function setupPlayground(events: { onTrialQuota(remaining: number): void }) {
+  const keyInput = byId<HTMLInputElement>("playground-key");
+  const useKey = byId<HTMLInputElement>("use-api-key");
+  const useTrial = byId<HTMLInputElement>("use-trial");
+  let trialToken: string | undefined;
+  let groupsLoaded = false;
+  let page = 1;
+
+  const credential = (): Credential | undefined => {
+    if (useTrial.checked && trialToken) return { kind: "trial", value: trialToken };
+    const key = keyInput.value.trim();
+    return key ? { kind: "key", value: key } : undefined;
+  };
+
+  /** Every data call: shows the quota left (refusals carry it too), and reports a refusal. */
+  const dataCall = async <T>(path: string): Promise<T | undefined> => {
+    const current = credential();
+    if (!current) {
+      reportError("Enter an API key, or get a trial token above, to use the playground.");
+      return undefined;
+    }
+    const result: ApiResult<T> = await callApi<T>("GET", path, { credential: current });
+    const quota = quotaOf(result.headers);
+    if (quota) {
+      const what = quota.policy === "trial" ? "trial requests" : "requests in this window";
+      byId("quota").textContent = `${quota.remaining} of ${quota.limit} ${what} left.`;
+      if (current.kind === "trial") events.onTrialQuota(quota.remaining);
+    }
+    if (!result.ok) {
+      reportError(result.message);
+      return undefined;
+    }
+    return result.data;
+  };
+
+  const loadGroups = async () => {
+    if (groupsLoaded) return;
+    const groups = await dataCall<{ items: FoodGroup[] }>("/v1/food-groups");
+    if (!groups) return;
+    groupsLoaded = true;
+    const select = byId<HTMLSelectElement>("search-group");
+    select.append(...groups.items.map((group) => el("option", `${group.name} (${group.foodCount})`, { value: group.code })));
+  };
+
+  const search = async () => {
+    await loadGroups();
+    const params = new URLSearchParams({ page: String(page), limit: byId<HTMLSelectElement>("search-limit").value });
+    const q = byId<HTMLInputElement>("search-q").value.trim();
+    const group = byId<HTMLSelectElement>("search-group").value;
+    if (q) params.set("q", q);
+    if (group) params.set("group", group);
+    const result = await dataCall<SearchResult>(`/v1/foods?${params}`);
+    if (!result) return;
+    renderResults(result, q);
+  };
+
+  const renderResults = (result: SearchResult, q: string) => {
+    const pages = Math.max(1, Math.ceil(result.total / result.limit));
+    const matching = q ? ` matching “${q}”` : "";
+    byId("result-summary").textContent = `${result.total} ${result.total === 1 ? "food" : "foods"}${matching}.`;
+    byId("result-list").replaceChildren(
+      ...result.items.map((food) => {
+        const button = el("button", `${food.name} (${food.foodNumber})`, { type: "button" });
+        button.addEventListener("click", () => showFood(food.foodNumber));
+        const item = el("li");
+        item.append(button);
+        return item;
+      }),
+    );
+    byId("page-info").textContent = `Page ${result.page} of ${pages}`;
+    byId<HTMLButtonElement>("prev-page").disabled = result.page <= 1;
+    byId<HTMLButtonElement>("next-page").disabled = result.page >= pages;
+    byId("results").hidden = false;
+    announce(byId("result-summary").textContent ?? "");
+  };
+
+  const showFood = async (foodNumber: string) => {
+    const food = await dataCall<FoodDetail>(`/v1/foods/${encodeURIComponent(foodNumber)}`);
+    if (!food) return;
+    byId("food-name").textContent = food.name;
+    byId("food-group").textContent = `${food.group.name} · food number ${food.foodNumber}`;
+    byId("nutrient-rows").replaceChildren(
+      ...food.nutrients.map((nutrient) => {
+        const row = el("tr");
+        row.append(el("td", nutrient.name), el("td", nutrient.value === null ? "—" : String(nutrient.value), { class: "number" }), el("td", nutrient.unit));
+        return row;
+      }),
+    );
+    byId("food-detail").hidden = false;
+    byId("food-name").focus();
+  };
+
+  onSubmit(byId<HTMLFormElement>("search-form"), async () => {
+    page = 1;
+    await search();
+  });
+  byId("prev-page").addEventListener("click", () => {
+    page = Math.max(1, page - 1);
+    void search();
+  });
+  byId("next-page").addEventListener("click", () => {
+    page += 1;
+    void search();
+  });
+
+  return {
+    useApiKey(key: string) {
+      keyInput.value = key;
+      useKey.checked = true;
+      byId("search-q").focus();
+      announce("The playground now uses your new key.");
+    },
+    useTrialToken(token: string) {
+      trialToken = token;
+      useTrial.disabled = false;
+      useTrial.checked = true;
+      void loadGroups();
+    },
+  };
+}

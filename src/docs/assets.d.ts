@@ -1,0 +1,9 @@
+// Files embedded with import attributes: `type: "file"` gives the file's path, `type: "text"` its contents.
+declare module "@scalar/api-reference/browser/standalone.js" {
+  const path: string;
+  export default path;
+}
+declare module "*.md" {
+  const text: string;
+  export default text;
+}

@@ -1,0 +1,191 @@
+/**
+ * What the route schemas cannot say, per operation: which credential it takes, which errors it answers
+ * with, and examples. The generated document (openapi.ts) is decorated with these; a route without an
+ * entry here is documented without credentials or errors, which test/openapi.test.ts refuses.
+ */
+
+/** `apiKeyOrTrial`: the data routes' credential guard. `optionalSession`: works without one too. */
+export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
+
+export const ERRORS = {
+  VALIDATION_ERROR: [400, "limit: Expected integer"],
+  INVALID_JSON: [400, "The request body is not valid JSON."],
+  INVALID_EMAIL: [400, "The e-mail address is not valid."],
+  PASSWORD_TOO_SHORT: [400, "The password must be at least 8 characters."],
+  PASSWORD_TOO_LONG: [400, "The password must be at most 128 characters."],
+  UNAUTHORIZED: [401, "A valid API key or trial token is required."],
+  SESSION_REQUIRED: [401, "Sign in to manage API keys.", "UNAUTHORIZED"],
+  INVALID_EMAIL_OR_PASSWORD: [401, "Invalid e-mail or password."],
+  INVALID_ORIGIN: [403, "This request came from a site that is not allowed to make it."],
+  CHALLENGE_FAILED: [403, "The bot challenge was not solved, has expired, or was already used."],
+  FOOD_NOT_FOUND: [404, "No food has the number '99999'."],
+  KEY_NOT_FOUND: [404, "No such key."],
+  KEY_LIMIT_REACHED: [409, "An account can have at most 25 active keys. Revoke one first."],
+  PAYLOAD_TOO_LARGE: [413, "Request bodies are limited to 16384 bytes."],
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: [422, "An account with this e-mail already exists. Use another e-mail."],
+  RATE_LIMITED: [429, "This key has reached its rate limit. Slow down and retry later."],
+  TRIAL_QUOTA_EXHAUSTED: [429, "This trial token has used its 30 requests. Sign up for a free API key to keep going."],
+  TOO_MANY_REQUESTS: [429, "Too many attempts from your network. Try again later."],
+  CHALLENGE_UNAVAILABLE: [503, "The bot-challenge verifier did not answer. Try again shortly."],
+} as const satisfies Record<string, readonly [number, string] | readonly [number, string, string]>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** A success response the route does not declare as a schema (204s, untyped handlers). */
+export interface ExtraResponse {
+  description: string;
+  schema?: Record<string, unknown>;
+  example?: unknown;
+}
+
+export interface OperationNotes {
+  credential: Credential;
+  errors: readonly ErrorName[];
+  description?: string;
+  /** Examples for the declared success response, by status. */
+  examples?: Readonly<Record<string, unknown>>;
+  requestExample?: unknown;
+  responses?: Readonly<Record<string, ExtraResponse>>;
+  /** The response sets or clears the session cookie. */
+  setsCookie?: boolean;
+}
+
+const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED"] as const;
+const AUTH_ERRORS = ["INVALID_JSON", "VALIDATION_ERROR", "INVALID_ORIGIN", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS"] as const;
+const KEY_ERRORS = ["SESSION_REQUIRED", "INVALID_ORIGIN"] as const;
+
+const user = {
+  id: "usr_7Qp2Xw9LmZk4",
+  email: "you@example.com",
+  name: "You",
+  emailVerified: false,
+  image: null,
+  createdAt: "2026-01-05T10:00:00.000Z",
+  updatedAt: "2026-01-05T10:00:00.000Z",
+};
+const session = { id: "ses_3hV8rTq1Nc5y", userId: user.id, expiresAt: "2026-01-12T10:00:00.000Z", createdAt: user.createdAt, updatedAt: user.createdAt };
+const keyFields = { id: "key_9Rf2WmQ8sTx1", name: "laptop", keyPrefix: "fnk_5Hq2Zr8W", tier: "free", createdAt: "2026-01-05T10:01:00.000Z" };
+
+export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
+  "GET /v1/meta": {
+    credential: "none",
+    errors: [],
+    responses: { "200": { description: "Service, dataset counts, the limits in force, licence and citation", example: { apiVersion: "v1", dataset: { release: "SR28" } } } },
+  },
+  "GET /healthz": {
+    credential: "none",
+    errors: [],
+    responses: {
+      "200": { description: "Both databases answer a query", schema: healthSchema(), example: { status: "ok" } },
+      "503": { description: "A database does not answer", schema: healthSchema(), example: { status: "unavailable" } },
+    },
+  },
+  "POST /api/auth/sign-up/email": {
+    credential: "none",
+    errors: [...AUTH_ERRORS, "INVALID_EMAIL", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"],
+    description: "Creates the account and signs it in: the response sets the session cookie.",
+    requestExample: { email: "you@example.com", password: "a long password", name: "You" },
+    examples: { "200": { token: "<session token>", user } },
+    setsCookie: true,
+  },
+  "POST /api/auth/sign-in/email": {
+    credential: "none",
+    errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD"],
+    description: "An unknown e-mail and a wrong password get the same 401. `rememberMe: false` makes the cookie end with the browser session.",
+    requestExample: { email: "you@example.com", password: "a long password" },
+    examples: { "200": { redirect: false, token: "<session token>", user } },
+    setsCookie: true,
+  },
+  "GET /api/auth/get-session": {
+    credential: "optionalSession",
+    errors: [],
+    description: "Answers 200 `null` without a valid session.",
+    examples: { "200": { session, user } },
+  },
+  "POST /api/auth/sign-out": {
+    credential: "optionalSession",
+    errors: ["INVALID_ORIGIN"],
+    description: "Deletes the session server-side and clears the cookie. Idempotent: 200 without a session too.",
+    responses: {
+      "200": {
+        description: "Signed out",
+        schema: { type: "object", required: ["success"], properties: { success: { const: true, type: "boolean" } } },
+        example: { success: true },
+      },
+    },
+    setsCookie: true,
+  },
+  "POST /v1/keys": {
+    credential: "session",
+    errors: [...KEY_ERRORS, "VALIDATION_ERROR", "INVALID_JSON", "KEY_LIMIT_REACHED", "PAYLOAD_TOO_LARGE"],
+    description: "The plaintext `key` is in this response only: it is stored as a hash and cannot be shown again.",
+    requestExample: { name: "laptop" },
+    examples: { "201": { ...keyFields, key: "fnk_5Hq2Zr8WbN3xK7mPq4Ls9Td2Vf6Yg1Hc8Jr" } },
+  },
+  "GET /v1/keys": {
+    credential: "session",
+    errors: ["SESSION_REQUIRED"],
+    examples: { "200": { items: [{ ...keyFields, lastUsedAt: null }] } },
+  },
+  "DELETE /v1/keys/{id}": {
+    credential: "session",
+    errors: [...KEY_ERRORS, "KEY_NOT_FOUND"],
+    description: "The key stops working on the next request. Another account's key, an unknown or an already revoked one: 404.",
+    responses: { "204": { description: "Revoked" } },
+  },
+  "GET /v1/trial-challenge": {
+    credential: "none",
+    errors: ["TOO_MANY_REQUESTS"],
+    description: "Solve it in the browser with the ALTCHA widget (`<altcha-widget challenge=\"/v1/trial-challenge\">`); its payload is the `challengeToken` of `POST /v1/trial-token`. Not served when Turnstile is configured.",
+    responses: {
+      "200": {
+        description: "An ALTCHA v2 challenge, signed; `Cache-Control: no-store`",
+        schema: {
+          type: "object",
+          required: ["parameters", "signature"],
+          properties: { parameters: { type: "object", description: "algorithm, cost, nonce, salt, keyPrefix, keyLength, expiresAt" }, signature: { type: "string" } },
+        },
+      },
+    },
+  },
+  "POST /v1/trial-token": {
+    credential: "none",
+    errors: ["VALIDATION_ERROR", "INVALID_JSON", "CHALLENGE_FAILED", "TOO_MANY_REQUESTS", "CHALLENGE_UNAVAILABLE", "PAYLOAD_TOO_LARGE"],
+    description: "Each solved challenge is accepted once. The token is good for 30 requests over 24 hours.",
+    requestExample: { challengeToken: "<the widget's payload>" },
+    examples: { "201": { token: "eyJqdGkiOiJ0cmlhbF8... .3pSQ13yW...", expiresAt: "2026-01-06T10:00:00.000Z" } },
+  },
+  "GET /v1/foods": {
+    credential: "apiKeyOrTrial",
+    errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
+    description: "Every term of `q` must occur in the name (substring, ignoring case and diacritics). Ordered by relevance with `q`, else by food number.",
+    examples: { "200": { items: [{ foodNumber: "01009", name: "Cheese, cheddar" }], total: 37, page: 1, limit: 1 } },
+  },
+  "GET /v1/foods/{foodNumber}": {
+    credential: "apiKeyOrTrial",
+    errors: [...DATA_ERRORS, "FOOD_NOT_FOUND"],
+    description: "Nutrient values are per 100 g of edible portion, in SR order. A 404 counts against the quota too.",
+    examples: {
+      "200": {
+        foodNumber: "01001",
+        name: "Butter, salted",
+        group: { code: "0100", name: "Dairy and Egg Products" },
+        nutrients: [{ number: "208", name: "Energy", tag: "ENERC_KCAL", unit: "kcal", value: 717, dataPoints: 0, stdError: null, derivation: { code: "NC", description: "Nutrient that is based on other nutrient/s; calculated rather than analyzed" } }],
+      },
+    },
+  },
+  "GET /v1/food-groups": {
+    credential: "apiKeyOrTrial",
+    errors: DATA_ERRORS,
+    examples: { "200": { items: [{ code: "0100", name: "Dairy and Egg Products", foodCount: 283 }] } },
+  },
+  "GET /v1/nutrients": {
+    credential: "apiKeyOrTrial",
+    errors: DATA_ERRORS,
+    examples: { "200": { items: [{ number: "203", name: "Protein", unit: "g", tag: "PROCNT", decimals: 2, order: 600 }] } },
+  },
+};
+
+function healthSchema() {
+  return { type: "object", required: ["status"], properties: { status: { enum: ["ok", "unavailable"], type: "string" } } };
+}

@@ -1,0 +1,43 @@
+import { Elysia } from "elysia";
+import type { Config } from "../config/config";
+import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../http/static-file";
+import { SERVICE_VERSION } from "../meta/version";
+import { buildOpenApiDocument } from "./openapi";
+import page from "./index.html" with { type: "file" };
+// Scalar's self-contained bundle, served from the binary instead of the public CDN the plugin defaults to.
+import scalarJs from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
+
+/**
+ * Scalar injects its styles as <style> elements, hence 'unsafe-inline' for styles (never for scripts).
+ * `connect-src 'self'` lets it load the document and send "try it" requests to this API, nowhere else.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** `/docs` (the API reference page) and `/openapi/json` (the OpenAPI document of every API route). */
+export function docsRoutes(config: Pick<Config, "baseUrl" | "freeLimit">) {
+  const app = new Elysia();
+  // Built on first request, when every route is mounted; routes do not change while serving.
+  let document: Record<string, unknown> | undefined;
+  return app
+    .get(
+      "/openapi/json",
+      () => (document ??= buildOpenApiDocument(app, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit })),
+      { detail: { hide: true } },
+    )
+    .use(
+      embeddedFileRoutes({
+        "/docs": { path: page, contentType: CONTENT_TYPES.html, headers: pageHeaders(DOCS_CSP) },
+        "/docs/scalar.js": { path: scalarJs, contentType: CONTENT_TYPES.js },
+      }),
+    );
+}

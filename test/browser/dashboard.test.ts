@@ -1,0 +1,206 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { artifactPath, guardedContext, sharedServerAndBrowser } from "../helpers/browser";
+
+/** The dashboard in Debian's Chromium against the compiled binary, with no network beyond it. */
+const shared = sharedServerAndBrowser();
+
+async function openDashboard(options: { clipboard?: boolean } = {}) {
+  const guarded = await guardedContext(shared.browser, shared.server.url, options);
+  const page = await guarded.context.newPage();
+  await page.goto(`${shared.server.url}/`);
+  await page.locator("#account-loading").waitFor({ state: "hidden" });
+  return { ...guarded, page };
+}
+
+async function signUp(page: Page, email: string) {
+  await page.getByLabel("Name", { exact: true }).fill("Ada");
+  await page.locator("#sign-up-email").fill(email);
+  await page.locator("#sign-up-password").fill("a long password");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.locator("#user-email", { hasText: email }).waitFor();
+}
+
+const keyRow = (page: Page, name: string) => page.locator("#key-rows tr", { hasText: name });
+const statusText = (page: Page) => page.locator("#status").textContent();
+const errorText = (page: Page) => page.locator("#error").textContent();
+
+describe("the dashboard", () => {
+  test("sign up → issue a key → it is listed → it works from outside → revoke → it is gone", async () => {
+    const { page, context, outside, problems } = await openDashboard();
+    await page.screenshot({ path: artifactPath("dashboard-signed-out.png") });
+    await signUp(page, "ada@example.com");
+
+    await page.getByLabel("Key name").fill("laptop");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const key = page.locator("#new-key-value");
+    await key.waitFor();
+    const plaintext = await key.inputValue();
+    expect(plaintext).toMatch(/^fnk_[1-9A-HJ-NP-Za-km-z]{33}$/);
+    expect(await page.locator("#new-key").textContent()).toContain("you will not see it again");
+    await keyRow(page, "laptop").locator("code", { hasText: `${plaintext.slice(0, 12)}…` }).waitFor();
+    await page.screenshot({ path: artifactPath("dashboard-keys.png") });
+
+    // The new key in the playground: search, then one food's nutrients (the README's screenshot).
+    await page.getByRole("button", { name: "Use in the playground" }).click();
+    expect(await page.locator("#playground-key").inputValue()).toBe(plaintext);
+    await page.getByLabel("Food name contains").fill("cheddar");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#result-list li").first().getByRole("button", { name: "Cheese, cheddar (01009)" }).click();
+    await page.locator("#food-name", { hasText: "Cheese, cheddar" }).waitFor();
+    await page.locator("#quota", { hasText: "of 1000 requests in this window left." }).waitFor();
+    await page.screenshot({ path: artifactPath("dashboard.png"), fullPage: true });
+
+    // The key, as a script would use it: a plain HTTP request from outside the browser.
+    const search = await fetch(`${shared.server.url}/v1/foods?q=cheddar&limit=3`, { headers: { "x-api-key": plaintext } });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as any).items[0].name).toContain("Cheese, cheddar");
+
+    await keyRow(page, "laptop").getByRole("button", { name: "Revoke key laptop" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke this key?" });
+    await dialog.getByText("“laptop”", { exact: false }).waitFor();
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await keyRow(page, "laptop").waitFor({ state: "detached" });
+    await page.locator("#no-keys").waitFor();
+    expect(await statusText(page)).toBe("Key “laptop” revoked.");
+    expect((await fetch(`${shared.server.url}/v1/foods?q=cheddar`, { headers: { "x-api-key": plaintext } })).status).toBe(401);
+
+    // A reload keeps the session (the HttpOnly cookie), and the list is still empty.
+    await page.reload();
+    await page.locator("#user-email", { hasText: "ada@example.com" }).waitFor();
+    await page.locator("#no-keys").waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.locator("#signed-out").waitFor();
+    expect(await page.locator("#keys").isHidden()).toBe(true);
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("trial panel: the widget solves the challenge in the page; the playground finds cheddar and shows nutrients", async () => {
+    const { page, context, outside, problems } = await openDashboard();
+    const checkbox = page.getByRole("checkbox", { name: /not a robot/i });
+    await checkbox.focus();
+    await page.keyboard.press("Space");
+    await page.locator("#trial-info").waitFor({ timeout: 30_000 });
+    // The group list costs the token one request as soon as it exists.
+    await page.locator("#search-group option", { hasText: "Dairy and Egg Products" }).waitFor({ state: "attached" });
+    expect(await page.locator("#trial-remaining").textContent()).toBe("29");
+    expect(await page.getByLabel("Trial token").isChecked()).toBe(true);
+
+    await page.getByLabel("Food name contains").fill("cheddar");
+    await page.getByLabel("Food group").selectOption("0100");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#results").waitFor();
+    const first = page.locator("#result-list li").first();
+    expect(await first.textContent()).toBe("Cheese, cheddar (01009)");
+    expect(await page.locator("#result-summary").textContent()).toMatch(/^\d+ foods matching “cheddar”\.$/);
+    expect(await page.locator("#trial-remaining").textContent()).toBe("28");
+    expect(await page.locator("#quota").textContent()).toBe("28 of 30 trial requests left.");
+
+    await first.getByRole("button").click();
+    await page.locator("#food-detail").waitFor();
+    expect(await page.locator("#food-name").textContent()).toBe("Cheese, cheddar");
+    const protein = page.locator("#nutrient-rows tr", { has: page.getByRole("cell", { name: "Protein", exact: true }) });
+    expect(await protein.locator("td").allTextContents()).toEqual(["Protein", "22.87", "g"]);
+    expect(await page.locator("#trial-remaining").textContent()).toBe("27");
+    await page.locator("#playground").screenshot({ path: artifactPath("dashboard-playground.png") });
+    await page.screenshot({ path: artifactPath("dashboard-trial.png"), fullPage: true });
+
+    // Paging: the next page of all foods, 10 at a time.
+    await page.getByLabel("Food name contains").fill("");
+    await page.getByLabel("Food group").selectOption("");
+    await page.getByLabel("Results per page").selectOption("10");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#page-info", { hasText: "Page 1 of 879" }).waitFor();
+    expect(await page.getByRole("button", { name: "Previous page" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Next page" }).click();
+    await page.locator("#page-info", { hasText: "Page 2 of 879" }).waitFor();
+    expect(await page.locator("#result-list li").count()).toBe(10);
+
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("API refusals appear as messages: a taken e-mail, a wrong password, a bad key", async () => {
+    const { page, context, outside } = await openDashboard();
+    await signUp(page, "taken@example.com");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.locator("#signed-out").waitFor();
+
+    await signUpExpectingFailure(page, "taken@example.com");
+    expect(await errorText(page)).toBe("Sign-up failed: An account with this e-mail already exists. Use another e-mail.");
+
+    await page.locator("#sign-in-email").fill("taken@example.com");
+    await page.locator("#sign-in-password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.locator("#error", { hasText: "Sign-in failed: Invalid e-mail or password." }).waitFor();
+
+    await page.locator("#playground-key").fill("fnk_not-a-real-key");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#error", { hasText: "A valid API key or trial token is required." }).waitFor();
+    expect(await page.locator("#error").getAttribute("role")).toBe("alert");
+    await page.screenshot({ path: artifactPath("dashboard-error.png") });
+    expect(outside).toEqual([]);
+    await context.close();
+  });
+
+  test("keyboard only: sign in, issue and copy a key, cancel then confirm a revoke; every field has a label", async () => {
+    const { page, context, outside, problems } = await openDashboard({ clipboard: true });
+    const unlabelled = await page.evaluate<string[]>(
+      `[...document.querySelectorAll("input:not([type=hidden]), select, textarea")]
+        .filter((field) => field.labels.length === 0 && !field.getAttribute("aria-label") && !field.getAttribute("aria-labelledby"))
+        .map((field) => field.outerHTML)`,
+    );
+    expect(unlabelled).toEqual([]);
+
+    await page.locator("#sign-up-name").fill("Kay");
+    await page.locator("#sign-up-email").fill("keys@example.com");
+    await page.locator("#sign-up-password").fill("a long password");
+    await page.locator("#sign-up-password").press("Enter");
+    await page.locator("#signed-in").waitFor();
+
+    await page.getByLabel("Key name").focus();
+    await page.keyboard.type("ci");
+    await page.keyboard.press("Enter");
+    await page.locator("#new-key").waitFor();
+    expect(await activeElementId(page)).toBe("copy-key");
+    expect(await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).not.toBe("none");
+    await page.keyboard.press("Enter");
+    await page.locator("#status", { hasText: "Key copied to the clipboard." }).waitFor();
+    const plaintext = await page.locator("#new-key-value").inputValue();
+    expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(plaintext);
+
+    const revoke = keyRow(page, "ci").getByRole("button", { name: "Revoke key ci" });
+    await revoke.focus();
+    await page.keyboard.press("Enter");
+    expect(await activeElementText(page)).toBe("Cancel");
+    await page.keyboard.press("Escape");
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(await keyRow(page, "ci").count()).toBe(1);
+
+    await revoke.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await activeElementText(page)).toBe("Revoke key");
+    await page.keyboard.press("Enter");
+    await keyRow(page, "ci").waitFor({ state: "detached" });
+    expect((await fetch(`${shared.server.url}/v1/nutrients`, { headers: { "x-api-key": plaintext } })).status).toBe(401);
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+async function signUpExpectingFailure(page: Page, email: string) {
+  await page.getByLabel("Name", { exact: true }).fill("Again");
+  await page.locator("#sign-up-email").fill(email);
+  await page.locator("#sign-up-password").fill("another long password");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.locator("#error:not(:empty)").waitFor();
+}
+
+const activeElementId = (page: Page) => page.evaluate<string>("document.activeElement.id");
+const activeElementText = (page: Page) => page.evaluate<string>("document.activeElement.textContent.trim()");

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { artifactPath, guardedContext, sharedServerAndBrowser } from "../helpers/browser";
+
+/**
+ * The API reference and the dashboard with no network at all beyond the server: every other request is
+ * aborted and recorded, and none may be attempted, including fonts, scripts and telemetry.
+ */
+const shared = sharedServerAndBrowser();
+
+async function summaries(): Promise<string[]> {
+  const document = (await (await fetch(`${shared.server.url}/openapi/json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+  return Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
+}
+
+describe("offline pages", () => {
+  test("/docs renders every operation from the embedded Scalar bundle, attempting no other host", async () => {
+    const { context, outside, problems } = await guardedContext(shared.browser, shared.server.url);
+    const page = await context.newPage();
+    await page.goto(`${shared.server.url}/docs`, { waitUntil: "networkidle" });
+    for (const summary of await summaries()) {
+      await page.getByText(summary, { exact: true }).first().waitFor({ state: "attached" });
+    }
+    await page.getByRole("heading", { name: "Rate limits" }).waitFor();
+    await page.screenshot({ path: artifactPath("docs.png") });
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("/ loads completely (styles, widget, script) with every non-loopback request blocked", async () => {
+    const { context, outside, problems } = await guardedContext(shared.browser, shared.server.url);
+    const page = await context.newPage();
+    await page.goto(`${shared.server.url}/`, { waitUntil: "networkidle" });
+    await page.getByRole("checkbox", { name: /not a robot/i }).waitFor();
+    await page.locator("#signed-out").waitFor();
+    // The stylesheet applied: panels have their background, the hidden panels are really hidden.
+    expect(await page.evaluate<string>("getComputedStyle(document.getElementById('account')).backgroundColor")).toBe("rgb(255, 255, 255)");
+    expect(await page.locator("#keys").isHidden()).toBe(true);
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the guards work: an inline script breaks the page's policy and is reported, a request elsewhere is caught", async () => {
+    // Without this, "no problems, nothing outside" above could be the silence of a watcher that sees nothing.
+    const { context, problems, outside } = await guardedContext(shared.browser, shared.server.url);
+    const page = await context.newPage();
+    await page.goto(`${shared.server.url}/`);
+    await page.evaluate("document.body.append(Object.assign(document.createElement('script'), { textContent: 'window.injected = 1' }))");
+    expect(await page.evaluate("window.injected")).toBeUndefined();
+    await page.waitForTimeout(100);
+    expect(problems.join("\n")).toContain("Content Security Policy");
+    await page.goto("https://fonts.example/font.woff2").catch(() => undefined);
+    expect(outside).toEqual(["https://fonts.example/font.woff2"]);
+    await context.close();
+  });
+});

@@ -1,0 +1,121 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { validate } from "@scalar/openapi-parser";
+import { createTestApp } from "./helpers/test-app";
+
+/**
+ * The OpenAPI document at /openapi/json. The rule for what it covers: every route the app serves, except
+ * those marked `detail: { hide: true }`, which are the pages and their files (`/`, `/assets/*`, `/docs`,
+ * `/docs/*`) and the document itself. Each of those is listed below, so nothing else can hide.
+ */
+const HIDDEN = [
+  "GET /",
+  "GET /assets/altcha-pbkdf2-worker.js",
+  "GET /assets/altcha.css",
+  "GET /assets/altcha.js",
+  "GET /assets/dashboard.css",
+  "GET /assets/dashboard.js",
+  "GET /docs",
+  "GET /docs/scalar.js",
+  "GET /openapi/json",
+];
+
+const t = createTestApp();
+afterAll(() => t.close());
+
+type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>; requestBody?: any };
+async function openApiDocument() {
+  const response = await t.request("/openapi/json");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  return (await response.json()) as { openapi: string; paths: Record<string, Record<string, Operation>>; components: Record<string, any> };
+}
+
+const served = (hidden: boolean) =>
+  t.app.routes
+    .filter((route) => Boolean((route.hooks as { detail?: { hide?: boolean } }).detail?.hide) === hidden)
+    .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`)
+    .sort();
+
+describe("the OpenAPI document", () => {
+  test("is a valid OpenAPI 3.1 document", async () => {
+    const document = await openApiDocument();
+    expect(document.openapi).toMatch(/^3\.1\./);
+    const result = await validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  test("every served API route is in it, and every operation in it is a served route", async () => {
+    const document = await openApiDocument();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(documented).toEqual(served(false));
+    expect(documented.length).toBeGreaterThanOrEqual(15);
+    expect(served(true)).toEqual(HIDDEN);
+  });
+
+  test("both credential schemes and the session cookie, each on the routes that take it", async () => {
+    const { paths, components } = await openApiDocument();
+    expect(components.securitySchemes).toMatchObject({
+      apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+      trialToken: { type: "http", scheme: "bearer" },
+      sessionCookie: { type: "apiKey", in: "cookie", name: "foodapi.session_token" },
+    });
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        // Every operation says what it takes, if only "nothing" ([]): no route is left undescribed.
+        expect([method, path, Array.isArray(operation.security)]).toEqual([method, path, true]);
+      }
+    }
+    expect(paths["/v1/foods"]!.get!.security).toEqual([{ apiKey: [] }, { trialToken: [] }]);
+    expect(paths["/v1/keys"]!.post!.security).toEqual([{ sessionCookie: [] }]);
+    expect(paths["/v1/keys/{id}"]!.delete!.security).toEqual([{ sessionCookie: [] }]);
+    expect(paths["/api/auth/sign-in/email"]!.post!.security).toEqual([]);
+  });
+
+  test("the error shape, the rate-limit headers and examples", async () => {
+    const { paths, components } = await openApiDocument();
+    expect(components.schemas.Error).toMatchObject({ required: ["code", "message"] });
+    expect(Object.keys(components.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "WWW-Authenticate"]);
+
+    const search = paths["/v1/foods"]!.get!;
+    expect(Object.keys(search.responses).sort()).toEqual(["200", "400", "401", "429"]);
+    expect(Object.keys(search.responses["200"]!.headers!)).toEqual(["RateLimit-Policy", "RateLimit"]);
+    expect(Object.keys(search.responses["429"]!.headers!).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+    expect(Object.keys(search.responses["401"]!.headers!)).toEqual(["WWW-Authenticate"]);
+    expect(Object.keys(search.responses["429"]!.content!["application/json"].examples).sort()).toEqual(["RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED"]);
+    expect(search.responses["200"]!.content!["application/json"].example.items[0]).toEqual({ foodNumber: "01009", name: "Cheese, cheddar" });
+
+    const signUp = paths["/api/auth/sign-up/email"]!.post!;
+    expect(Object.keys(signUp.requestBody.content)).toEqual(["application/json"]);
+    expect(signUp.requestBody.content["application/json"].schema.required).toEqual(["email", "password", "name"]);
+    expect(signUp.responses["200"]!.headers).toEqual({ "Set-Cookie": { $ref: "#/components/headers/Set-Cookie" } });
+
+    // Every documented error is the one error shape, with examples (the health check's 503 is its own shape).
+    for (const [path, item] of Object.entries(paths)) {
+      for (const operation of Object.values(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) < 400 || path === "/healthz") continue;
+          expect(response.content!["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+          for (const example of Object.values(response.content!["application/json"].examples as Record<string, { value: object }>)) {
+            expect(Object.keys(example.value).sort()).toEqual(["code", "message"]);
+          }
+        }
+      }
+    }
+  });
+
+  test("the documented examples match what the API answers", async () => {
+    const { paths } = await openApiDocument();
+    const key = t.issueKey().key;
+    const answer = async (path: string) => (await t.request(path, { headers: { "x-api-key": key } })).json() as Promise<any>;
+    const example = (path: string) => paths[path]!.get!.responses["200"]!.content!["application/json"].example;
+    expect(await answer("/v1/foods?q=cheddar&limit=1")).toEqual(example("/v1/foods"));
+    expect(await answer("/v1/foods/01001?nutrients=208")).toMatchObject(example("/v1/foods/{foodNumber}"));
+    expect((await answer("/v1/food-groups")).items).toContainEqual(example("/v1/food-groups").items[0]);
+    expect((await answer("/v1/nutrients")).items).toContainEqual(example("/v1/nutrients").items[0]);
+    const unauthorized = await (await t.request("/v1/nutrients")).json();
+    expect(paths["/v1/nutrients"]!.get!.responses["401"]!.content!["application/json"].examples.UNAUTHORIZED.value).toEqual(unauthorized);
+  });
+});
