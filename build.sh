@@ -8,13 +8,13 @@ BUN=./node_modules/.bin/bun
 SR28_DIR="${FOODAPI_SR28_DIR:-../shared/datasets/usda-sr28}"
 mkdir -p dist
 
+# The dashboard's browser code, bundled for the browser; the server embeds the result (src/dashboard/routes.ts).
+"$BUN" build src/dashboard/web/main.ts --target=browser --minify --outfile dist/web/dashboard.js >&2
+
 # The import is skipped when the catalog is newer than every SR28 file and the importer sources.
 if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer dist/catalog.sqlite -type f 2>/dev/null | head -1)" ]; then
   "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
 fi
-
-# The dashboard's browser code, bundled for the browser; the server embeds the result (src/dashboard/routes.ts).
-"$BUN" build src/dashboard/web/main.ts --target=browser --minify --outfile dist/web/dashboard.js >&2
 
 "$BUN" build src/main.ts --compile --minify --sourcemap --bytecode --format=esm --outfile dist/foodapi >&2
 echo "built dist/foodapi ($(du -h dist/foodapi | cut -f1))" >&2

@@ -1,14 +1,14 @@
 #!/usr/bin/env bun
-import { importCommand } from "./cli/import";
 import { HELP } from "./cli/help";
-import { keysCommand } from "./cli/keys";
-import { serve } from "./cli/serve";
 import { parseArgs, UsageError } from "./config/args";
 import { ConfigError, loadConfig } from "./config/config";
 import { CatalogUnavailable } from "./db/catalog-db";
 import { SERVICE_NAME, SERVICE_VERSION } from "./meta/version";
 
-/** The entry point: picks the subcommand and maps failures to exit codes. Nothing else. */
+/**
+ * The entry point: picks the subcommand and maps failures to exit codes. Nothing else. Subcommands load
+ * on demand: `import` runs before the web assets the server embeds exist (build.sh), and needs none.
+ */
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   const command = args.command ?? "serve";
@@ -22,11 +22,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   switch (command) {
     case "serve":
-      return serve(loadConfig(args.flags, process.env));
+      return (await import("./cli/serve")).serve(loadConfig(args.flags, process.env));
     case "import":
-      return importCommand(args.positionals, args.flags);
+      return (await import("./cli/import")).importCommand(args.positionals, args.flags);
     case "keys":
-      return keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
+      return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
     default:
       throw new UsageError(`unknown command '${command}'; see 'foodapi help'`);
   }
