@@ -49,36 +49,49 @@ export function toFtsPhrases(terms: readonly string[]): string {
 const FOOD_NUMBER = /^\d{5}$/;
 
 /**
- * Food details, with the most recently asked kept ready as JSON (bounded by bytes): the answer for a
- * food is the same until the next build.
+ * Food details, the most recently asked kept ready as JSON text (bounded by bytes): the answer for a
+ * food is the same until the next build. Only the text is kept, not the objects it was made from.
  */
 export function createFoodDetails(store: CatalogStore) {
-  const cache = new LruCache<string, { detail: FoodDetail; json: string }>(DETAIL_CACHE_BYTES);
+  const cache = new LruCache<string, string>(DETAIL_CACHE_BYTES);
+  let nutrientsByNumber: ReadonlyMap<string, { def: ReturnType<CatalogStore["nutrients"]>[number]; order: number }> | undefined;
 
-  function load(foodNumber: string): { detail: FoodDetail; json: string } | null {
-    if (!FOOD_NUMBER.test(foodNumber)) return null;
-    const cached = cache.get(foodNumber);
-    if (cached) return cached;
+  function build(foodNumber: string): string | null {
     const row = store.food(foodNumber);
     if (!row) return null;
-    const detail = toDetail(store, row);
-    const entry = { detail, json: JSON.stringify(detail) };
-    cache.set(foodNumber, entry, entry.json.length);
-    return entry;
+    nutrientsByNumber ??= new Map(store.nutrients().map((def, order) => [def.number, { def, order }]));
+    return JSON.stringify(toDetail(store, row, nutrientsByNumber));
   }
 
   return {
     /** The JSON of a food's detail; `nutrients` limits the list to those numbers (unknown ones are absent). */
     json(foodNumber: string, nutrients?: readonly string[]): string | null {
-      const entry = load(foodNumber);
-      if (!entry || nutrients === undefined) return entry?.json ?? null;
+      if (!FOOD_NUMBER.test(foodNumber)) return null;
+      let json = cache.get(foodNumber);
+      if (json === undefined) {
+        const built = build(foodNumber);
+        if (built === null) return null;
+        json = built;
+        cache.set(foodNumber, json, json.length);
+      }
+      if (nutrients === undefined) return json;
       const wanted = new Set(nutrients);
-      return JSON.stringify({ ...entry.detail, nutrients: entry.detail.nutrients.filter((n) => wanted.has(n.number)) });
+      const detail = JSON.parse(json) as FoodDetail;
+      return JSON.stringify({ ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) });
     },
   };
 }
 
-function toDetail(store: CatalogStore, { food, groupName }: NonNullable<ReturnType<CatalogStore["food"]>>): FoodDetail {
+function toDetail(
+  store: CatalogStore,
+  food: NonNullable<ReturnType<CatalogStore["food"]>>,
+  nutrientsByNumber: ReadonlyMap<string, { def: ReturnType<CatalogStore["nutrients"]>[number]; order: number }>,
+): FoodDetail {
+  const derivations = store.derivations();
+  const values = store
+    .nutrientValuesOf(food.id)
+    .map((v) => ({ v, n: nutrientsByNumber.get(v.nutrientNumber)! }))
+    .sort((a, b) => a.n.order - b.n.order);
   return {
     foodNumber: food.foodNumber,
     name: food.name,
@@ -86,7 +99,7 @@ function toDetail(store: CatalogStore, { food, groupName }: NonNullable<ReturnTy
     commonName: food.commonName,
     manufacturer: food.manufacturer,
     scientificName: food.scientificName,
-    group: { code: food.groupCode, name: groupName },
+    group: { code: food.groupCode, name: food.groupName },
     refuse: { percent: food.refusePercent, description: food.refuseDescription },
     factors: {
       nitrogen: food.nitrogenFactor,
@@ -94,9 +107,15 @@ function toDetail(store: CatalogStore, { food, groupName }: NonNullable<ReturnTy
       fat: food.fatFactor,
       carbohydrate: food.carbohydrateFactor,
     },
-    nutrients: store.nutrientValuesOf(food.id).map(({ derivationCode, derivationDescription, ...value }) => ({
-      ...value,
-      derivation: derivationCode === null ? null : { code: derivationCode, description: derivationDescription ?? "" },
+    nutrients: values.map(({ v, n }) => ({
+      number: n.def.number,
+      name: n.def.name,
+      tag: n.def.tag,
+      unit: n.def.unit,
+      value: v.value,
+      dataPoints: v.dataPoints,
+      stdError: v.stdError,
+      derivation: v.derivationCode === null ? null : { code: v.derivationCode, description: derivations.get(v.derivationCode) ?? "" },
     })),
     portions: store.portionsOf(food.id),
     footnotes: store.footnotesOf(food.id),

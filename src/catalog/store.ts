@@ -29,24 +29,25 @@ export function createCatalogStore(sqlite: Database) {
   );
   const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
   const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
-  const foodByNumber = db
-    .select({ food: foods, groupName: foodGroups.name })
-    .from(foods)
-    .innerJoin(foodGroups, eq(foodGroups.code, foods.groupCode))
-    .where(eq(foods.foodNumber, placeholder("foodNumber")))
-    .prepare();
-  const valuesOfFood = db
-    .select({
-      number: nutrients.number, name: nutrients.name, tag: nutrients.tag, unit: nutrients.unit,
-      value: nutrientValues.value, dataPoints: nutrientValues.dataPoints, stdError: nutrientValues.stdError,
-      derivationCode: nutrientValues.derivationCode, derivationDescription: derivations.description,
-    })
-    .from(nutrientValues)
-    .innerJoin(nutrients, eq(nutrients.number, nutrientValues.nutrientNumber))
-    .leftJoin(derivations, eq(derivations.code, nutrientValues.derivationCode))
-    .where(eq(nutrientValues.foodId, placeholder("foodId")))
-    .orderBy(asc(nutrients.srOrder))
-    .prepare();
+  // Plain prepared SQL for the same reason as the values below: one row, but drizzle's mapping of a
+  // joined row cost more than the lookup.
+  const foodByNumber = sqlite.query<typeof foods.$inferSelect & { groupName: string }, [string]>(
+    `SELECT f.id, f.food_number AS foodNumber, f.group_code AS groupCode, f.name, f.search_name AS searchName,
+            f.short_name AS shortName, f.common_name AS commonName, f.manufacturer, f.scientific_name AS scientificName,
+            f.refuse_percent AS refusePercent, f.refuse_description AS refuseDescription,
+            f.nitrogen_factor AS nitrogenFactor, f.protein_factor AS proteinFactor, f.fat_factor AS fatFactor,
+            f.carbohydrate_factor AS carbohydrateFactor, g.name AS groupName
+       FROM foods f JOIN food_groups g ON g.code = f.group_code WHERE f.food_number = ?1`,
+  );
+  // Only the values: nutrient definitions and derivation descriptions are small and joined in memory
+  // (joining them here made this query six times slower). Plain prepared SQL: for ~115 rows drizzle's
+  // row mapping cost twice the query itself.
+  type ValueRow = Pick<typeof nutrientValues.$inferSelect, "nutrientNumber" | "value" | "dataPoints" | "stdError" | "derivationCode">;
+  const valuesOfFood = sqlite.query<ValueRow, [number]>(
+    `SELECT nutrient_number AS nutrientNumber, value, data_points AS dataPoints, std_error AS stdError,
+            derivation_code AS derivationCode
+       FROM nutrient_values WHERE food_id = ?1`,
+  );
   const portionsOfFood = db
     .select({ seq: portions.seq, amount: portions.amount, description: portions.description, grams: portions.grams })
     .from(portions)
@@ -61,6 +62,7 @@ export function createCatalogStore(sqlite: Database) {
     .prepare();
 
   let groupsCache: { code: string; name: string; foodCount: number }[] | undefined;
+  let derivationsCache: Map<string, string> | undefined;
   let nutrientsCache: (typeof nutrients.$inferSelect)[] | undefined;
   let infoCache: Record<string, string> | undefined;
 
@@ -76,11 +78,11 @@ export function createCatalogStore(sqlite: Database) {
     },
 
     food(foodNumber: string) {
-      return foodByNumber.get({ foodNumber });
+      return foodByNumber.get(foodNumber);
     },
 
     nutrientValuesOf(foodId: number) {
-      return valuesOfFood.all({ foodId });
+      return valuesOfFood.all(foodId);
     },
 
     portionsOf(foodId: number) {
@@ -100,6 +102,12 @@ export function createCatalogStore(sqlite: Database) {
         .orderBy(asc(foodGroups.code))
         .all();
       return groupsCache;
+    },
+
+    /** Derivation code to its description. */
+    derivations(): ReadonlyMap<string, string> {
+      derivationsCache ??= new Map(db.select().from(derivations).all().map((d) => [d.code, d.description]));
+      return derivationsCache;
     },
 
     nutrients() {
