@@ -8,7 +8,7 @@
  * 3. SR28 import time: bench/import (median of BENCH_IMPORT_RUNS, default 3).
  * 4. Typical response sizes from a running server, then one ceiling per size (bench/ceiling.ts).
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory: /healthz, repeated
- *    search, a 1,000-query mix (bench/mix.lua), random food details (bench/detail.lua), search with a trial
+ *    search, a 1,000-query mix and random food details (both bench/paths.lua over generated path lists), search with a trial
  *    token; then search, mix and detail again with `--workers 2` when the binary has that flag.
  * Prints a table and writes bench/results.json. Exit 0 whether or not targets are met; non-zero when the
  * harness itself fails (a server does not start, wrk is missing and cannot be installed, wrk fails).
@@ -556,13 +556,13 @@ async function main() {
   const foods = readFoods();
   const inputs = tempDir("foodapi-bench-inputs-");
   const pathsFile = join(inputs, "mix-paths.txt");
-  const foodsFile = join(inputs, "food-numbers.txt");
+  const foodsFile = join(inputs, "detail-paths.txt");
   const paths = mixPaths(foods);
   const foodNumbers = shuffled(foods.map((f) => f.number), 2016);
   writeFileSync(pathsFile, paths.join("\n") + "\n");
-  writeFileSync(foodsFile, foodNumbers.join("\n") + "\n");
+  writeFileSync(foodsFile, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
   const mixEnv = { BENCH_PATHS_FILE: pathsFile };
-  const detailEnv = { BENCH_FOODS_FILE: foodsFile };
+  const detailEnv = { BENCH_PATHS_FILE: foodsFile };
 
   const SEARCH_PATH = "/v1/foods?q=chicken&limit=20";
 
@@ -623,8 +623,8 @@ async function main() {
     const tag = workers > 1 ? ` [--workers ${workers}]` : "";
     const healthz = workers === 1 ? await onServer("healthz", args, (s) => measure(wrkPath, `GET /healthz${tag}`, s, "/healthz")) : undefined;
     const search = await onServer("search", args, (s) => measure(wrkPath, `search q=chicken&limit=20${tag}`, s, SEARCH_PATH, keyed(s)));
-    const mix = await onServer("mix", args, (s) => measure(wrkPath, `search mix (${MIX_QUERIES} queries)${tag}`, s, "/v1/foods", scripted(s, "mix.lua", mixEnv)));
-    const detail = await onServer("detail", args, (s) => measure(wrkPath, `GET /v1/foods/{n} random${tag}`, s, "/v1/foods/{n}", scripted(s, "detail.lua", detailEnv)));
+    const mix = await onServer("mix", args, (s) => measure(wrkPath, `search mix (${MIX_QUERIES} queries)${tag}`, s, "/v1/foods", scripted(s, "paths.lua", mixEnv)));
+    const detail = await onServer("detail", args, (s) => measure(wrkPath, `GET /v1/foods/{n} random${tag}`, s, "/v1/foods/{n}", scripted(s, "paths.lua", detailEnv)));
     return { healthz, search, mix, detail };
   };
 
