@@ -12,10 +12,6 @@ export function createAccountStore({ db }: StateDb) {
       return db.select().from(users).where(eq(users.email, email)).get();
     },
 
-    findById(id: string): User | undefined {
-      return db.select().from(users).where(eq(users.id, id)).get();
-    },
-
     /** Inserts the account, or returns undefined when the e-mail is taken (the UNIQUE constraint decides). */
     insert(input: { email: string; name: string; passwordHash: string | null; now: number }): User | undefined {
       return db
