@@ -10,7 +10,8 @@ import { dashboardRoutes } from "./dashboard/routes";
 import type { StateDb } from "./db/state-db";
 import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/app";
-import type { Admission, CredentialVerifiers } from "./http/credential-guard";
+import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
+import { createDispatcher } from "./http/direct-routes";
 import { keyRoutes } from "./keys/routes";
 import { verifyKey } from "./keys/service";
 import { createKeyStore } from "./keys/store";
@@ -88,14 +89,20 @@ export function createFoodApi(deps: AppDeps) {
     };
   };
 
-  return createAppShell({ logError: deps.logError })
+  const catalogApi = catalogRoutes(catalog, createCredentialGuard(verifiers, admit));
+  const elysia = createAppShell({ logError: deps.logError })
     .use(metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get() }))
     .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
     .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins }))
     .use(trialRoutes({ ...trial, config, limiter }))
-    .use(catalogRoutes(catalog, verifiers, admit))
+    .use(catalogApi.documented)
     .use(dashboardRoutes())
     .use(docsRoutes(config));
+  return {
+    /** Every request goes here: the hot data routes directly, everything else through Elysia. */
+    handle: createDispatcher(catalogApi.direct, elysia.handle, deps.logError),
+    elysia,
+  };
 }
 
 export type FoodApi = ReturnType<typeof createFoodApi>;

@@ -92,6 +92,35 @@ describe("lists", () => {
   });
 });
 
+describe("URL forms the data routes accept", () => {
+  test("a trailing slash is the same route", async () => {
+    expect((await get("/v1/foods/")).body).toEqual((await get("/v1/foods")).body);
+    expect((await get("/v1/foods/01001/")).body.name).toBe("Butter, salted");
+    expect((await get("/v1/food-groups/")).body.items).toHaveLength(25);
+  });
+
+  test("a percent-encoded food number is decoded; invalid encoding is a plain 404", async () => {
+    expect((await get("/v1/foods/%30%31001")).body.name).toBe("Butter, salted");
+    const invalid = await get("/v1/foods/%ZZ");
+    expect(invalid.status).toBe(404);
+    expect(invalid.body.code).toBe("FOOD_NOT_FOUND");
+    expect(invalid.response.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
+    expect((await get("/v1/foods//")).status).toBe(404);
+  });
+
+  test("a repeated parameter counts once, with its first value", async () => {
+    expect((await get("/v1/foods?q=cheddar&q=zzzz&limit=5&limit=7")).body).toEqual((await get("/v1/foods?q=cheddar&limit=5")).body);
+  });
+
+  test("HEAD answers like GET, without a body", async () => {
+    const response = await t.request("/v1/foods?q=cheddar", { method: "HEAD", headers: { "x-api-key": key } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
+    expect(await response.text()).toBe("");
+    expect((await t.request("/v1/foods", { method: "HEAD" })).status).toBe(401);
+  });
+});
+
 describe("public routes", () => {
   test("/v1/meta shows the dataset counts and limits without a credential", async () => {
     const response = await t.request("/v1/meta");

@@ -31,7 +31,7 @@ async function openApiDocument() {
 }
 
 const served = (hidden: boolean) =>
-  t.app.routes
+  t.app.elysia.routes
     .filter((route) => Boolean((route.hooks as { detail?: { hide?: boolean } }).detail?.hide) === hidden)
     .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`)
     .sort();

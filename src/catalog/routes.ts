@@ -1,46 +1,60 @@
 import { Elysia, t } from "elysia";
-import { ApiError, jsonResponse } from "../http/errors";
-import { type Admission, type CredentialVerifiers, credentialGuard } from "../http/credential-guard";
+import { type CredentialGuard, guardedJson } from "../http/credential-guard";
+import { type DirectRoute, splitUrl } from "../http/direct-routes";
+import { ApiError } from "../http/errors";
 import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
-import { parseSearchParams } from "./search-params";
 import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseNutrientFilter } from "./service";
 import type { CatalogStore } from "./store";
 
-/** The data routes: every one behind the credential guard. */
-export function catalogRoutes(store: CatalogStore, verifiers: CredentialVerifiers, admit: Admission) {
-  const searchFoods = createFoodSearch(store);
+/**
+ * The data routes, every one behind the credential guard. They are answered as direct routes (before
+ * Elysia); the Elysia copies carry the schemas for the OpenAPI document and answer what the direct ones
+ * do not (HEAD), with the same handlers.
+ */
+export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
+  const foodSearch = createFoodSearch(store);
   const details = createFoodDetails(store);
   // Immutable while served: serialised once.
   let groupsJson: string | undefined;
   let nutrientsJson: string | undefined;
-  return new Elysia({ prefix: "/v1" })
-    .use(credentialGuard(verifiers, admit))
-    .get("/foods", ({ query }) => jsonResponse(searchFoods(parseSearchParams(query)) satisfies SearchResult), {
+
+  const search = guardedJson(guard, ({ search }) => foodSearch.jsonForQuery(search));
+  const detail = guardedJson(guard, ({ param = "", search }) => {
+    const nutrients = search === "" ? undefined : parseNutrientFilter(new URLSearchParams(search).get("nutrients") ?? undefined);
+    const json = details.json(param, nutrients);
+    if (json === null) throw new ApiError(404, "FOOD_NOT_FOUND", `No food has the number '${param.slice(0, 20)}'.`);
+    return json;
+  });
+  const groups = guardedJson(guard, () => (groupsJson ??= JSON.stringify(listFoodGroups(store))));
+  const nutrients = guardedJson(guard, () => (nutrientsJson ??= JSON.stringify(listNutrients(store))));
+
+  const direct: DirectRoute[] = [
+    { path: "/v1/foods", handle: search },
+    { path: "/v1/foods", param: true, handle: detail },
+    { path: "/v1/food-groups", handle: groups },
+    { path: "/v1/nutrients", handle: nutrients },
+  ];
+
+  const documented = new Elysia({ prefix: "/v1" })
+    .get("/foods", ({ request }) => search(request, splitUrl(request.url)), {
       query: SearchQuery,
       response: { 200: SearchResult },
       detail: { summary: "Search foods by name and group", tags: ["Catalog"] },
     })
-    .get(
-      "/foods/:foodNumber",
-      ({ params, query }) => {
-        const json = details.json(params.foodNumber, parseNutrientFilter(query.nutrients));
-        if (json === null) throw new ApiError(404, "FOOD_NOT_FOUND", `No food has the number '${params.foodNumber.slice(0, 20)}'.`);
-        // Already serialised (and cached so). Elysia adds the headers the guard set.
-        return jsonResponse(json);
-      },
-      {
-        params: t.Object({ foodNumber: t.String() }),
-        query: t.Object({ nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204" })) }),
-        response: { 200: FoodDetail },
-        detail: { summary: "One food with its nutrients, portions and footnotes", tags: ["Catalog"] },
-      },
-    )
-    .get("/food-groups", () => jsonResponse((groupsJson ??= JSON.stringify(listFoodGroups(store)))), {
+    .get("/foods/:foodNumber", ({ request, params }) => detail(request, { ...splitUrl(request.url), param: params.foodNumber }), {
+      params: t.Object({ foodNumber: t.String() }),
+      query: t.Object({ nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204" })) }),
+      response: { 200: FoodDetail },
+      detail: { summary: "One food with its nutrients, portions and footnotes", tags: ["Catalog"] },
+    })
+    .get("/food-groups", ({ request }) => groups(request, splitUrl(request.url)), {
       response: { 200: FoodGroupList },
       detail: { summary: "All food groups with their food counts", tags: ["Catalog"] },
     })
-    .get("/nutrients", () => jsonResponse((nutrientsJson ??= JSON.stringify(listNutrients(store)))), {
+    .get("/nutrients", ({ request }) => nutrients(request, splitUrl(request.url)), {
       response: { 200: NutrientList },
       detail: { summary: "All nutrient definitions in SR order", tags: ["Catalog"] },
     });
+
+  return { direct, documented };
 }

@@ -30,6 +30,17 @@ export function parseSearchParams(query: SearchQuery): SearchParams {
   };
 }
 
+/** The same from a raw query string (`q=chicken&limit=20`); a repeated parameter counts once, first value. */
+export function parseSearchQuery(search: string): SearchParams {
+  const query = new URLSearchParams(search);
+  return parseSearchParams({
+    q: query.get("q") ?? undefined,
+    group: query.get("group") ?? undefined,
+    page: query.get("page") ?? undefined,
+    limit: query.get("limit") ?? undefined,
+  });
+}
+
 function clampedInteger(name: string, raw: string | undefined, range: { fallback: number; min: number; max: number }): number {
   if (raw === undefined || raw === "") return range.fallback;
   if (!/^[+-]?\d+$/.test(raw)) throw validationError(name, "must be an integer");

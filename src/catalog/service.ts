@@ -1,6 +1,6 @@
 import { LruCache } from "./lru";
 import { matchesAllTerms, rankCandidates } from "./ranking";
-import type { SearchParams } from "./search-params";
+import { parseSearchQuery, type SearchParams } from "./search-params";
 import type { CatalogStore } from "./store";
 import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchResult } from "./model";
 
@@ -12,11 +12,18 @@ const SEARCH_CACHE_ITEMS = 250_000;
 const DETAIL_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
+ * Answers are also kept as JSON text by their raw query string (bounded by bytes): a popular page is then
+ * answered without parsing or serialising anything.
+ */
+const ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
+
+/**
  * Name search. The catalog never changes while served, so the ordered matches of a (terms, group) pair
  * are computed once and kept in a bounded cache; a page is then a slice.
  */
 export function createFoodSearch(store: CatalogStore) {
   const cache = new LruCache<string, readonly FoodSearchItem[]>(SEARCH_CACHE_ITEMS);
+  const answers = new LruCache<string, string>(ANSWER_CACHE_BYTES);
 
   function orderedMatches(terms: readonly string[], group: string | undefined): readonly FoodSearchItem[] {
     if (terms.length === 0) return store.allCandidates(group).map(toItem);
@@ -27,7 +34,7 @@ export function createFoodSearch(store: CatalogStore) {
     return rankCandidates(candidates.filter((c) => matchesAllTerms(c.searchName, terms)), terms).map(toItem);
   }
 
-  return function searchFoods({ terms, group, page, limit }: SearchParams): SearchResult {
+  function search({ terms, group, page, limit }: SearchParams): SearchResult {
     const key = JSON.stringify([terms, group ?? null]);
     let matches = cache.get(key);
     if (!matches) {
@@ -36,6 +43,19 @@ export function createFoodSearch(store: CatalogStore) {
     }
     const offset = (page - 1) * limit;
     return { items: offset < matches.length ? matches.slice(offset, offset + limit) : [], total: matches.length, page, limit };
+  }
+
+  return {
+    search,
+    /** The answer to a query string (`q=chicken&limit=20`) as JSON text. Throws the 400 of a bad parameter. */
+    jsonForQuery(rawQuery: string): string {
+      let json = answers.get(rawQuery);
+      if (json === undefined) {
+        json = JSON.stringify(search(parseSearchQuery(rawQuery)));
+        answers.set(rawQuery, json, json.length + rawQuery.length);
+      }
+      return json;
+    },
   };
 }
 

@@ -1,5 +1,5 @@
-import { Elysia } from "elysia";
-import { type ApiError, unauthorized } from "./errors";
+import type { DirectHandler, RequestTarget } from "./direct-routes";
+import { ApiError, errorResponse, JSON_CONTENT_TYPE, unauthorized } from "./errors";
 import { requestFacts } from "./request-context";
 
 /**
@@ -32,19 +32,44 @@ export function authenticate(headers: Headers, verifiers: CredentialVerifiers): 
   return verifiers.bearer(match[1]!);
 }
 
-export function credentialGuard(verifiers: CredentialVerifiers, admit: Admission) {
-  return new Elysia().resolve({ as: "scoped" }, ({ request, set }) => {
+export type GuardOutcome =
+  | { ok: true; principal: Principal; /** RateLimit headers, for the response whatever its status. */ headers: Record<string, string> }
+  | { ok: false; response: Response };
+
+/** The guard as one plain function of the request, so that routes answered outside Elysia use it too. */
+export type CredentialGuard = (request: Request) => GuardOutcome;
+
+export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Admission): CredentialGuard {
+  return (request) => {
     const result = authenticate(request.headers, verifiers);
     const facts = requestFacts(request);
     if (!result.ok) {
       facts.authFailure = result.reason;
-      throw unauthorized();
+      return { ok: false, response: errorResponse(unauthorized()) };
     }
     facts.principalId = result.principal.id;
     const admission = admit(result.principal);
-    // On the response whatever its status (the shell's error handler keeps them on errors too).
-    Object.assign(set.headers, admission.headers);
-    if (admission.refusal) throw admission.refusal;
-    return { principal: result.principal };
-  });
+    if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+    return { ok: true, principal: result.principal, headers: admission.headers };
+  };
+}
+
+/**
+ * A data route: the guard first, then `answer` gives the JSON text. Its ApiErrors (a 404) keep the RateLimit
+ * headers, as every guarded response does.
+ */
+export function guardedJson(guard: CredentialGuard, answer: (target: RequestTarget, principal: Principal) => string): DirectHandler {
+  return (request, target) => {
+    const outcome = guard(request);
+    if (!outcome.ok) return outcome.response;
+    try {
+      const body = answer(target, outcome.principal);
+      // The headers object is this request's own: completed in place rather than copied.
+      outcome.headers["content-type"] = JSON_CONTENT_TYPE;
+      return new Response(body, { headers: outcome.headers });
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error, outcome.headers);
+      throw error;
+    }
+  };
 }

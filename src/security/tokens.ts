@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 /** Random identifiers and secrets, their hashes, and the constant-time comparison of secrets. */
 
@@ -22,12 +22,18 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBase58(12)}`;
 }
 
+/** Bun's one-shot hash: a third of node:crypto's createHash cost, and it runs on every API request. */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return Bun.SHA256.hash(text, "hex");
 }
 
+/**
+ * Compares two secret-derived strings (hashes, signatures) without an early exit on the first difference.
+ * Only the length may leak, and it is public (fixed per kind). No allocation: it runs on every request.
+ */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }

@@ -31,7 +31,7 @@ export function createTestApp(options: { env?: Record<string, string>; clock?: C
     state,
     dataDir,
     errors,
-    request(path: string, init?: RequestInit) {
+    async request(path: string, init?: RequestInit): Promise<Response> {
       return app.handle(new Request(`${BASE}${path}`, init));
     },
     /** Creates an account (if needed) and a key the way `foodapi keys create` does. */

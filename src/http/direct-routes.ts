@@ -1,0 +1,74 @@
+import { ApiError, errorResponse } from "./errors";
+
+/**
+ * The hot read routes, answered before Elysia. Elysia's generic request pipeline (context, hooks, header
+ * merging) cost more than a cached answer itself, so `GET`s of the paths listed here go straight to a plain
+ * `(request, target) => Response` handler. Every other request, and these paths with any other method,
+ * falls through to the Elysia app, where the same routes are also mounted with their schemas (for the
+ * OpenAPI document and HEAD), calling the same handlers.
+ */
+export interface RequestTarget {
+  /** The path without query, a trailing slash dropped (as Elysia matches it). */
+  readonly path: string;
+  /** The query string without its `?` ("" when there is none). */
+  readonly search: string;
+  /** The last path segment, percent-decoded, for a route declared with `param`. */
+  readonly param?: string;
+}
+
+export type DirectHandler = (request: Request, target: RequestTarget) => Response;
+
+export interface DirectRoute {
+  /** `/v1/foods`; with `param`, the prefix of `/v1/foods/{param}`. */
+  readonly path: string;
+  readonly param?: boolean;
+  readonly handle: DirectHandler;
+}
+
+export type Handle = (request: Request) => Response | Promise<Response>;
+
+export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, logError: (error: unknown) => void): Handle {
+  const exact = new Map<string, DirectHandler>();
+  const withParam = new Map<string, DirectHandler>();
+  for (const route of routes) (route.param ? withParam : exact).set(route.path, route.handle);
+
+  return (request) => {
+    if (request.method !== "GET") return fallback(request);
+    const { path, search } = splitUrl(request.url);
+    let handler = exact.get(path);
+    let param: string | undefined;
+    if (!handler) {
+      const slash = path.lastIndexOf("/");
+      handler = slash > 0 && slash < path.length - 1 ? withParam.get(path.slice(0, slash)) : undefined;
+      if (!handler) return fallback(request);
+      param = decodeSegment(path.slice(slash + 1));
+    }
+    try {
+      return handler(request, { path, search, param });
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      logError(error);
+      return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side."));
+    }
+  };
+}
+
+/** Path and query of an absolute request URL, with string operations only (no URL object per request). */
+export function splitUrl(url: string): { path: string; search: string } {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return { path: "/", search: "" };
+  const query = url.indexOf("?", start);
+  let path = query === -1 ? url.slice(start) : url.slice(start, query);
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  return { path, search: query === -1 ? "" : url.slice(query + 1) };
+}
+
+function decodeSegment(segment: string): string {
+  if (!segment.includes("%")) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // Not valid percent-encoding: taken literally, so it simply matches nothing.
+    return segment;
+  }
+}
