@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The food catalog: SR28 as imported by `foodapi import`, read-only at run time. Foods are keyed by
@@ -85,6 +85,15 @@ export const footnotes = sqliteTable(
   (t) => [index("footnotes_food_idx").on(t.foodId)],
 );
 
+/**
+ * Each food's `GET /v1/foods/{n}` answer, assembled once by the importer from the tables above: JSON,
+ * zstd-compressed (see import/details.ts).
+ */
+export const foodDetails = sqliteTable("food_details", {
+  foodId: integer("food_id").primaryKey(),
+  detail: blob("detail", { mode: "buffer" }).notNull(),
+});
+
 /** Counts and provenance written once by the importer, read by `/v1/meta`. */
 export const catalogInfo = sqliteTable("catalog_info", {
   key: text("key").primaryKey(),
@@ -145,6 +154,7 @@ CREATE TABLE footnotes (
   text TEXT NOT NULL
 );
 CREATE INDEX footnotes_food_idx ON footnotes (food_id);
+CREATE TABLE food_details (food_id INTEGER PRIMARY KEY REFERENCES foods(id), detail BLOB NOT NULL);
 CREATE TABLE catalog_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- Substring search: the trigram tokenizer indexes every 3-character run of the folded name. Contentless:
 -- matches are joined back to foods by rowid (= foods.id).

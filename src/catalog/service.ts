@@ -8,8 +8,8 @@ import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchRes
 const TRIGRAM = 3;
 /** Cached search answers hold at most this many items in all (references into shared objects: ~2 MB). */
 const SEARCH_CACHE_ITEMS = 250_000;
-/** Cached food details hold at most this many bytes of JSON. */
-const DETAIL_CACHE_BYTES = 16 * 1024 * 1024;
+/** Decompressed food details kept: at most this many bytes of JSON. */
+const DETAIL_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Answers are also kept as JSON text by their raw query string (bounded by bytes): a popular page is then
@@ -67,78 +67,34 @@ export function toFtsPhrases(terms: readonly string[]): string {
 }
 
 const FOOD_NUMBER = /^\d{5}$/;
+const utf8 = new TextDecoder();
 
 /**
- * Food details, the most recently asked kept ready as JSON text (bounded by bytes): the answer for a
- * food is the same until the next build. Only the text is kept, not the objects it was made from.
+ * Food details. The importer stored each answer compressed; the most recently asked are also kept
+ * decompressed (bounded by bytes), ready to send as they are.
  */
 export function createFoodDetails(store: CatalogStore) {
-  const cache = new LruCache<string, string>(DETAIL_CACHE_BYTES);
-  let nutrientsByNumber: ReadonlyMap<string, { def: ReturnType<CatalogStore["nutrients"]>[number]; order: number }> | undefined;
-
-  function build(foodNumber: string): string | null {
-    const row = store.food(foodNumber);
-    if (!row) return null;
-    nutrientsByNumber ??= new Map(store.nutrients().map((def, order) => [def.number, { def, order }]));
-    return JSON.stringify(toDetail(store, row, nutrientsByNumber));
-  }
+  const cache = new LruCache<string, Uint8Array>(DETAIL_CACHE_BYTES);
 
   return {
-    /** The JSON of a food's detail; `nutrients` limits the list to those numbers (unknown ones are absent). */
-    json(foodNumber: string, nutrients?: readonly string[]): string | null {
+    /**
+     * The JSON of a food's detail as UTF-8 bytes; `nutrients` limits the list to those numbers (unknown
+     * ones are absent), which needs a re-serialised copy.
+     */
+    json(foodNumber: string, nutrients?: readonly string[]): Uint8Array | string | null {
       if (!FOOD_NUMBER.test(foodNumber)) return null;
       let json = cache.get(foodNumber);
       if (json === undefined) {
-        const built = build(foodNumber);
-        if (built === null) return null;
-        json = built;
-        cache.set(foodNumber, json, json.length);
+        const packed = store.packedDetail(Number(foodNumber));
+        if (packed === undefined) return null;
+        json = Bun.zstdDecompressSync(packed);
+        cache.set(foodNumber, json, json.byteLength);
       }
       if (nutrients === undefined) return json;
       const wanted = new Set(nutrients);
-      const detail = JSON.parse(json) as FoodDetail;
-      return JSON.stringify({ ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) });
+      const detail = JSON.parse(utf8.decode(json)) as FoodDetail;
+      return JSON.stringify({ ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) } satisfies FoodDetail);
     },
-  };
-}
-
-function toDetail(
-  store: CatalogStore,
-  food: NonNullable<ReturnType<CatalogStore["food"]>>,
-  nutrientsByNumber: ReadonlyMap<string, { def: ReturnType<CatalogStore["nutrients"]>[number]; order: number }>,
-): FoodDetail {
-  const derivations = store.derivations();
-  const values = store
-    .nutrientValuesOf(food.id)
-    .map((v) => ({ v, n: nutrientsByNumber.get(v.nutrientNumber)! }))
-    .sort((a, b) => a.n.order - b.n.order);
-  return {
-    foodNumber: food.foodNumber,
-    name: food.name,
-    shortName: food.shortName,
-    commonName: food.commonName,
-    manufacturer: food.manufacturer,
-    scientificName: food.scientificName,
-    group: { code: food.groupCode, name: food.groupName },
-    refuse: { percent: food.refusePercent, description: food.refuseDescription },
-    factors: {
-      nitrogen: food.nitrogenFactor,
-      protein: food.proteinFactor,
-      fat: food.fatFactor,
-      carbohydrate: food.carbohydrateFactor,
-    },
-    nutrients: values.map(({ v, n }) => ({
-      number: n.def.number,
-      name: n.def.name,
-      tag: n.def.tag,
-      unit: n.def.unit,
-      value: v.value,
-      dataPoints: v.dataPoints,
-      stdError: v.stdError,
-      derivation: v.derivationCode === null ? null : { code: v.derivationCode, description: derivations.get(v.derivationCode) ?? "" },
-    })),
-    portions: store.portionsOf(food.id),
-    footnotes: store.footnotesOf(food.id),
   };
 }
 

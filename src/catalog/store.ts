@@ -1,9 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { asc, count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import {
-  catalogInfo, derivations, foodGroups, foods, footnotes, nutrientValues, nutrients, portions,
-} from "./schema";
+import { catalogInfo, foodGroups, foods, nutrients } from "./schema";
 import type { Candidate } from "./ranking";
 
 /**
@@ -29,40 +27,10 @@ export function createCatalogStore(sqlite: Database) {
   );
   const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
   const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
-  // Plain prepared SQL for the same reason as the values below: one row, but drizzle's mapping of a
-  // joined row cost more than the lookup.
-  const foodByNumber = sqlite.query<typeof foods.$inferSelect & { groupName: string }, [string]>(
-    `SELECT f.id, f.food_number AS foodNumber, f.group_code AS groupCode, f.name, f.search_name AS searchName,
-            f.short_name AS shortName, f.common_name AS commonName, f.manufacturer, f.scientific_name AS scientificName,
-            f.refuse_percent AS refusePercent, f.refuse_description AS refuseDescription,
-            f.nitrogen_factor AS nitrogenFactor, f.protein_factor AS proteinFactor, f.fat_factor AS fatFactor,
-            f.carbohydrate_factor AS carbohydrateFactor, g.name AS groupName
-       FROM foods f JOIN food_groups g ON g.code = f.group_code WHERE f.food_number = ?1`,
-  );
-  // Only the values: nutrient definitions and derivation descriptions are small and joined in memory
-  // (joining them here made this query six times slower). Plain prepared SQL: for ~115 rows drizzle's
-  // row mapping cost twice the query itself.
-  type ValueRow = Pick<typeof nutrientValues.$inferSelect, "nutrientNumber" | "value" | "dataPoints" | "stdError" | "derivationCode">;
-  const valuesOfFood = sqlite.query<ValueRow, [number]>(
-    `SELECT nutrient_number AS nutrientNumber, value, data_points AS dataPoints, std_error AS stdError,
-            derivation_code AS derivationCode
-       FROM nutrient_values WHERE food_id = ?1`,
-  );
-  const portionsOfFood = db
-    .select({ seq: portions.seq, amount: portions.amount, description: portions.description, grams: portions.grams })
-    .from(portions)
-    .where(eq(portions.foodId, placeholder("foodId")))
-    .orderBy(asc(portions.seq))
-    .prepare();
-  const footnotesOfFood = db
-    .select({ number: footnotes.number, type: footnotes.type, nutrientNumber: footnotes.nutrientNumber, text: footnotes.text })
-    .from(footnotes)
-    .where(eq(footnotes.foodId, placeholder("foodId")))
-    .orderBy(asc(footnotes.number), asc(sql`rowid`))
-    .prepare();
+  // Plain prepared SQL: one row on every detail request, and drizzle's row mapping costs more than the lookup.
+  const detailOfFood = sqlite.query<{ detail: Uint8Array }, [number]>("SELECT detail FROM food_details WHERE food_id = ?1");
 
   let groupsCache: { code: string; name: string; foodCount: number }[] | undefined;
-  let derivationsCache: Map<string, string> | undefined;
   let nutrientsCache: (typeof nutrients.$inferSelect)[] | undefined;
   let infoCache: Record<string, string> | undefined;
 
@@ -77,20 +45,9 @@ export function createCatalogStore(sqlite: Database) {
       return group === undefined ? allFoods.all() : foodsInGroup.all({ group });
     },
 
-    food(foodNumber: string) {
-      return foodByNumber.get(foodNumber);
-    },
-
-    nutrientValuesOf(foodId: number) {
-      return valuesOfFood.all(foodId);
-    },
-
-    portionsOf(foodId: number) {
-      return portionsOfFood.all({ foodId });
-    },
-
-    footnotesOf(foodId: number) {
-      return footnotesOfFood.all({ foodId });
+    /** A food's detail answer as the importer stored it (zstd-compressed JSON); food ids are NDB_No as integers. */
+    packedDetail(foodId: number): Uint8Array | undefined {
+      return detailOfFood.get(foodId)?.detail;
     },
 
     foodGroups() {
@@ -102,12 +59,6 @@ export function createCatalogStore(sqlite: Database) {
         .orderBy(asc(foodGroups.code))
         .all();
       return groupsCache;
-    },
-
-    /** Derivation code to its description. */
-    derivations(): ReadonlyMap<string, string> {
-      derivationsCache ??= new Map(db.select().from(derivations).all().map((d) => [d.code, d.description]));
-      return derivationsCache;
     },
 
     nutrients() {

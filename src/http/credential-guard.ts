@@ -55,10 +55,13 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
 }
 
 /**
- * A data route: the guard first, then `answer` gives the JSON text. Its ApiErrors (a 404) keep the RateLimit
+ * A data route: the guard first, then `answer` gives the JSON (text, or UTF-8 bytes). Its ApiErrors (a 404) keep the RateLimit
  * headers, as every guarded response does.
  */
-export function guardedJson(guard: CredentialGuard, answer: (target: RequestTarget, principal: Principal) => string): DirectHandler {
+export function guardedJson(
+  guard: CredentialGuard,
+  answer: (target: RequestTarget, principal: Principal) => string | Uint8Array,
+): DirectHandler {
   return (request, target) => {
     const outcome = guard(request);
     if (!outcome.ok) return outcome.response;
