@@ -16,5 +16,8 @@ if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer d
   "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
 fi
 
+# The catalog's content id names the copy a binary extracts at run time (src/db/catalog-db.ts).
+sha256sum dist/catalog.sqlite | cut -c1-16 > dist/catalog.id
+
 "$BUN" build src/main.ts --compile --minify --sourcemap --bytecode --format=esm --outfile dist/foodapi >&2
 echo "built dist/foodapi ($(du -h dist/foodapi | cut -f1))" >&2

@@ -1,10 +1,36 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBinary, startServer } from "./helpers/binary";
+import { CATALOG_PATH, ROOT } from "./helpers/paths";
 
 describe("the compiled binary", () => {
+  test("copies its embedded catalog once into the cache directory, replacing older copies, and serves from it", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-cache-"));
+    const stale = join(cacheDir, "catalog-0123456789abcdef.sqlite");
+    writeFileSync(stale, "an older build's copy");
+    const id = readFileSync(join(ROOT, "dist/catalog.id"), "utf8").trim();
+    const copy = join(cacheDir, `catalog-${id}.sqlite`);
+
+    const copiedAt: number[] = [];
+    for (let start = 0; start < 2; start++) {
+      const server = await startServer({ args: ["--workers", "2"], env: { FOODAPI_CACHE_DIR: cacheDir } });
+      try {
+        expect(readdirSync(cacheDir)).toEqual([`catalog-${id}.sqlite`]);
+        expect(statSync(copy).size).toBe(statSync(CATALOG_PATH).size);
+        copiedAt.push(statSync(copy).mtimeMs);
+        const detail = await fetch(`${server.url}/v1/foods/01001`, { headers: { "x-api-key": "fnk_none" } });
+        expect(detail.status).toBe(401);
+        expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
+      } finally {
+        expect(await server.stop("SIGTERM")).toBe(0);
+      }
+    }
+    // The second start found the copy and left it alone.
+    expect(copiedAt[1]).toBe(copiedAt[0]!);
+  });
+
   test("started from a temporary directory, it answers an authenticated search and stops cleanly on SIGTERM", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "foodapi-e2e-"));
     const created = runBinary(["keys", "create", "--email", "Dev@Example.com", "--name", "laptop"], { cwd });

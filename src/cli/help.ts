@@ -18,6 +18,8 @@ Options (flag, environment variable, default):
   --auth-limit        FOODAPI_AUTH_LIMIT        10/1m
   --trial-ip-limit    FOODAPI_TRIAL_IP_LIMIT    10/1h
   --catalog           FOODAPI_CATALOG           (the embedded catalog)
+  --cache-dir         FOODAPI_CACHE_DIR         $XDG_CACHE_HOME/foodapi or ~/.cache/foodapi (the embedded
+                                                catalog is copied there once, to be memory-mapped)
   --workers           FOODAPI_WORKERS           one per core (processes sharing the port and state)
                       FOODAPI_TRIAL_SECRET      generated once, kept in the data directory
                       FOODAPI_SR28_DIR          ../shared/datasets/usda-sr28 (for import)

@@ -1,7 +1,7 @@
 import { createFoodApi } from "../app";
 import { systemClock } from "../clock";
 import { type Config, withBoundPort } from "../config/config";
-import { openCatalog } from "../db/catalog-db";
+import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
 import { createAccessLog } from "../http/access-log";
 import { startHttpServer } from "../http/server";
@@ -14,12 +14,16 @@ import { superviseWorkers, workerRole } from "./workers";
  */
 export async function serve(config: Config): Promise<number> {
   const role = workerRole();
-  if (role === null && config.workers > 1) return superviseWorkers(config);
+  if (role === null && config.workers > 1) {
+    // Copied out of the binary once here, so that the workers do not all race to do it.
+    if (config.catalogPath === undefined) await embeddedCatalogFile(config.cacheDir);
+    return superviseWorkers(config);
+  }
   return serveInProcess(config, role);
 }
 
 async function serveInProcess(config: Config, role: ReturnType<typeof workerRole>): Promise<number> {
-  const catalog = await openCatalog(config.catalogPath);
+  const catalog = await openCatalog(config.catalogPath, config.cacheDir);
   const state = openStateDb(config.dataDir);
   const shutdownTasks: (() => void)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 /**
  * The one config loader: every setting is read here, once, from a flag, else its environment variable,
@@ -27,6 +27,8 @@ export interface Config {
   readonly turnstileVerifyUrl: string;
   /** A catalog database file to serve instead of the one embedded in the binary. */
   readonly catalogPath: string | undefined;
+  /** Where the embedded catalog is copied once so that it can be memory-mapped (shared by every data directory). */
+  readonly cacheDir: string;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;
 }
@@ -117,6 +119,8 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
   }
 
   const catalogIn = get("catalog", "FOODAPI_CATALOG");
+  const cacheHome = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
+  const cacheDir = resolve(get("cache-dir", "FOODAPI_CACHE_DIR")?.value || (cacheHome ? join(cacheHome, "foodapi") : join(dataDir, "cache")));
 
   const workersIn = get("workers", "FOODAPI_WORKERS");
   if (workersIn && (!/^\d{1,3}$/.test(workersIn.value) || Number(workersIn.value) < 1 || Number(workersIn.value) > 64)) {
@@ -139,6 +143,7 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
       ? parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value
       : "https://challenges.cloudflare.com/turnstile/v0/siteverify",
     catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
+    cacheDir,
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
   });
 }

@@ -1,5 +1,10 @@
-// Bun's import attributes for embedded SQLite databases (`with { type: "sqlite", embed: "true" }`).
+// Bun's import attributes for the embedded catalog: the file (`with { type: "file" }`, a path) and its id
+// (`with { type: "text" }`).
 declare module "*.sqlite" {
-  const database: import("bun:sqlite").Database;
-  export default database;
+  const path: string;
+  export default path;
+}
+declare module "*.id" {
+  const text: string;
+  export default text;
 }
