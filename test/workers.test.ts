@@ -1,10 +1,34 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { obtainTrialToken } from "./helpers/altcha";
 import { runBinary, startServer } from "./helpers/binary";
 import { jsonPost, sessionCookie } from "./helpers/http";
+
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+}
+
+/** Running, as opposed to gone or a zombie (a container's init may never reap an orphan). */
+function isAlive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until `check` returns a value (bounded by `ms`). */
+async function waitFor<T>(check: () => T | undefined, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await Bun.sleep(25);
+  }
+}
 
 /** `--workers 2`: two processes on one port and one state database must behave as one service. */
 describe("two workers", () => {
@@ -50,6 +74,23 @@ describe("two workers", () => {
       expect(responses.filter((r) => r.status === 429)).toHaveLength(20);
     } finally {
       await server.stop();
+    }
+  });
+
+  test("a worker that dies is replaced; workers whose first process is killed outright stop themselves", async () => {
+    const server = await startServer({ args: ["--workers", "2"] });
+    const first = server.process.pid;
+    try {
+      const [worker] = childrenOf(first);
+      expect(worker).toBeNumber();
+      process.kill(worker!, "SIGKILL");
+      const replacement = await waitFor(() => childrenOf(first).find((pid) => pid !== worker), 5000);
+      expect(server.stderr()).toContain("worker 1 exited");
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      process.kill(first, "SIGKILL");
+      expect(await waitFor(() => (isAlive(replacement) ? undefined : true), 5000)).toBe(true);
+    } finally {
+      await server.stop("SIGKILL");
     }
   });
 

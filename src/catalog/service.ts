@@ -6,10 +6,10 @@ import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchRes
 
 /** The trigram index needs three characters; shorter terms are checked on the candidates it returns. */
 const TRIGRAM = 3;
-/** Cached search answers hold at most this many items in all (references into shared objects: ~2 MB). */
+/** Cached search answers hold at most this many items in all (references to shared item objects: ~2 MB). */
 const SEARCH_CACHE_ITEMS = 250_000;
 /** Decompressed food details kept: at most this many bytes of JSON. */
-const DETAIL_CACHE_BYTES = 8 * 1024 * 1024;
+const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Answers are also kept as JSON text by their raw query string (bounded by bytes): a popular page is then
@@ -23,6 +23,13 @@ const ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
  */
 export function createFoodSearch(store: CatalogStore) {
   const cache = new LruCache<string, readonly FoodSearchItem[]>(SEARCH_CACHE_ITEMS);
+  // One item object per food, shared by every cached answer that lists it.
+  const items = new Map<string, FoodSearchItem>();
+  const toItem = ({ foodNumber, name }: FoodSearchItem): FoodSearchItem => {
+    let item = items.get(foodNumber);
+    if (!item) items.set(foodNumber, (item = { foodNumber, name }));
+    return item;
+  };
   const answers = new LruCache<string, string>(ANSWER_CACHE_BYTES);
 
   function orderedMatches(terms: readonly string[], group: string | undefined): readonly FoodSearchItem[] {
@@ -59,7 +66,6 @@ export function createFoodSearch(store: CatalogStore) {
   };
 }
 
-const toItem = ({ foodNumber, name }: FoodSearchItem): FoodSearchItem => ({ foodNumber, name });
 
 /** Each term as a quoted FTS5 string, so no character of user text is FTS syntax. */
 export function toFtsPhrases(terms: readonly string[]): string {

@@ -6,27 +6,27 @@ import { openStateDb } from "../db/state-db";
 import { createAccessLog } from "../http/access-log";
 import { startHttpServer } from "../http/server";
 import { announce } from "./announce";
-import { superviseWorkers, workerRole } from "./workers";
+import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./workers";
 
 /**
- * `foodapi serve`: one process, or with `--workers N` a supervisor and N worker processes sharing the
+ * `foodapi serve`: one process, or with `--workers N` this process as worker 0 and N-1 more sharing the
  * port. Runs until SIGTERM or SIGINT, then drains in-flight requests and closes the databases.
  */
 export async function serve(config: Config): Promise<number> {
   const role = workerRole();
-  if (role === null && config.workers > 1) {
-    // Copied out of the binary once here, so that the workers do not all race to do it.
-    if (config.catalogPath === undefined) await embeddedCatalogFile(config.cacheDir);
-    return superviseWorkers(config);
+  if (role === null && config.workers > 1 && config.catalogPath === undefined) {
+    // Copied out of the binary before the other workers start, so that they do not all race to do it.
+    await embeddedCatalogFile(config.cacheDir);
   }
   return serveInProcess(config, role);
 }
 
-async function serveInProcess(config: Config, role: ReturnType<typeof workerRole>): Promise<number> {
+async function serveInProcess(config: Config, role: WorkerRole | null): Promise<number> {
   const catalog = await openCatalog(config.catalogPath, config.cacheDir);
   const state = openStateDb(config.dataDir);
   const shutdownTasks: (() => void)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
+  const leading = role === null && config.workers > 1;
   // Bound first, so that the app is built knowing the real port (`--port 0`); no request is handled
   // before `app` is assigned, as both happen in this same turn of the event loop.
   let app: ReturnType<typeof createFoodApi> | undefined;
@@ -36,8 +36,8 @@ async function serveInProcess(config: Config, role: ReturnType<typeof workerRole
     clientIpHeader: config.clientIpHeader,
     handle: (request) => app!.handle(request),
     log: accessLog.log,
-    reusePort: role !== null,
-    worker: role?.index,
+    reusePort: role !== null || leading,
+    worker: role?.index ?? (leading ? 0 : undefined),
   });
   config = withBoundPort(config, server.port!);
   app = createFoodApi({
@@ -48,24 +48,36 @@ async function serveInProcess(config: Config, role: ReturnType<typeof workerRole
     logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
     onShutdown: (task) => shutdownTasks.push(task),
   });
+
+  let workers: WorkerFleet | undefined;
+  let started = true;
   if (role) {
     role.ready(server.port!);
+  } else if (leading) {
+    workers = startWorkers(server.port!, 1, config.workers - 1);
+    started = await workers.ready.then(
+      () => true,
+      (error) => (console.error(`foodapi: ${(error as Error).message}`), false),
+    );
+    if (started) announce(config, server.url.origin, config.workers);
   } else {
     announce(config, server.url.origin, 1);
   }
 
   // Handlers stay installed: a second signal (a terminal's SIGINT reaches every process of the group,
   // a service manager may signal them all) must not cut the drain short.
-  const signal = await new Promise<string>((resolve) => {
-    process.on("SIGTERM", () => resolve("SIGTERM"));
-    process.on("SIGINT", () => resolve("SIGINT"));
-  });
-  if (!role) console.error(`${signal}: draining in-flight requests`);
-  await server.stop();
+  const signal = started
+    ? await new Promise<string>((resolve) => {
+        process.on("SIGTERM", () => resolve("SIGTERM"));
+        process.on("SIGINT", () => resolve("SIGINT"));
+      })
+    : "start-up failure";
+  if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
+  const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);
   for (const task of shutdownTasks) task();
   accessLog.flush();
   state.sqlite.close();
   catalog.close();
   if (!role) console.error("stopped");
-  return 0;
+  return started && workersStopped ? 0 : 1;
 }

@@ -1,32 +1,38 @@
 import type { Subprocess } from "bun";
-import type { Config } from "../config/config";
-import { announce } from "./announce";
 
 /**
- * `--workers N`: a supervisor starts N copies of this executable as workers. Each serves the same port
+ * `--workers N`: the first process serves as worker 0 and starts N-1 copies of this executable as the
+ * other workers (so the first request is answered as soon as one process is up). Each serves the same port
  * (SO_REUSEPORT, the kernel spreads connections) and opens the same state database, where every quota and
- * limit is counted, so they agree. The supervisor forwards SIGTERM/SIGINT, waits for the workers to drain,
- * and restarts a worker that dies.
+ * limit is counted, so they agree. The first process forwards SIGTERM/SIGINT, waits for the workers to
+ * drain, and restarts a worker that dies.
  */
 
 const WORKER_ENV = "FOODAPI_WORKER_INDEX";
+const PARENT_ENV = "FOODAPI_WORKER_PARENT";
 const RESTART_DELAY_MS = 1000;
 const MAX_QUICK_CRASHES = 5;
 
 /** In a worker process: its index and how to tell the supervisor it listens. */
-export function workerRole(): { index: number; ready(port: number): void } | null {
+export type WorkerRole = { index: number; ready(port: number): void };
+
+export function workerRole(): WorkerRole | null {
   const index = process.env[WORKER_ENV];
   if (index === undefined || !process.send) return null;
+  // Named by the first process itself: a worker started just before that process died must not take
+  // its new parent (init) for it.
+  const parent = Number(process.env[PARENT_ENV]);
   return {
     index: Number(index),
     ready(port) {
       process.send!({ ready: true, port });
-      // A supervisor killed outright (SIGKILL, OOM) cannot forward the stop: a worker whose parent
-      // changed stops itself instead of serving on as an orphan.
-      const parent = process.ppid;
-      setInterval(() => {
+      // A first process killed outright (SIGKILL, OOM) cannot forward the stop: a worker whose parent
+      // is gone stops itself instead of serving on as an orphan.
+      const checkParent = () => {
         if (process.ppid !== parent) process.kill(process.pid, "SIGTERM");
-      }, 500).unref();
+      };
+      checkParent();
+      setInterval(checkParent, 500).unref();
     },
   };
 }
@@ -38,23 +44,34 @@ function selfCommand(): string[] {
   return compiled ? [process.execPath] : [process.execPath, script];
 }
 
-export async function superviseWorkers(config: Config): Promise<number> {
+export interface WorkerFleet {
+  /** Resolves when every worker listens; rejects when one exits before it does. */
+  readonly ready: Promise<void>;
+  readonly size: number;
+  /** Forwards SIGTERM and waits for every worker to drain; true when all exited with code 0. */
+  stop(): Promise<boolean>;
+}
+
+/**
+ * Starts workers `first..first+count-1` on `port`, which this process already listens on, and restarts any
+ * that dies (unless it keeps dying at start-up: then this process is asked to stop).
+ */
+export function startWorkers(port: number, first: number, count: number): WorkerFleet {
   const args = process.argv.slice(2).filter((arg, i, all) => arg !== "--port" && all[i - 1] !== "--port" && !arg.startsWith("--port="));
-  let port = config.port;
   let stopping = false;
   let quickCrashes = 0;
   const workers = new Map<number, Subprocess>();
 
   const start = (index: number) =>
-    new Promise<number>((resolve, reject) => {
+    new Promise<void>((resolve, reject) => {
       const startedAt = Date.now();
       const child = Bun.spawn([...selfCommand(), ...args, "--port", String(port)], {
-        env: { ...process.env, [WORKER_ENV]: String(index) },
+        env: { ...process.env, [WORKER_ENV]: String(index), [PARENT_ENV]: String(process.pid) },
         stdin: "ignore",
         stdout: "inherit",
         stderr: "inherit",
-        ipc(message: { ready?: boolean; port?: number }) {
-          if (message.ready && message.port) resolve(message.port);
+        ipc(message: { ready?: boolean }) {
+          if (message.ready) resolve();
         },
         onExit(_proc, exitCode) {
           workers.delete(index);
@@ -73,32 +90,21 @@ export async function superviseWorkers(config: Config): Promise<number> {
       workers.set(index, child);
     });
 
-  try {
-    // The first worker binds (port 0 means any free port); the others join the port it got.
-    port = await start(0);
-    await Promise.all(Array.from({ length: config.workers - 1 }, (_, i) => start(i + 1)));
-  } catch (error) {
-    stopping = true;
-    for (const child of workers.values()) child.kill("SIGTERM");
-    console.error(`foodapi: ${(error as Error).message}`);
-    return 1;
-  }
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  announce(config, `http://${host}:${port}`, config.workers);
-
-  // Handlers stay installed: a second signal (a terminal's SIGINT reaches every process of the group,
-  // a service manager may signal them all) must not cut the drain short.
-  const signal = await new Promise<string>((resolve) => {
-    process.on("SIGTERM", () => resolve("SIGTERM"));
-    process.on("SIGINT", () => resolve("SIGINT"));
-  });
-  stopping = true;
-  console.error(`${signal}: draining in-flight requests in ${workers.size} workers`);
-  const exits = [...workers.values()].map((child) => {
-    child.kill("SIGTERM");
-    return child.exited;
-  });
-  const codes = await Promise.all(exits);
-  console.error("stopped");
-  return codes.every((code) => code === 0) ? 0 : 1;
+  const ready = Promise.all(Array.from({ length: count }, (_, i) => start(first + i))).then(() => undefined);
+  // Observed here so that a failure before anyone awaits `ready` is not an unhandled rejection.
+  ready.catch(() => {});
+  return {
+    ready,
+    size: count,
+    async stop() {
+      stopping = true;
+      const codes = await Promise.all(
+        [...workers.values()].map((child) => {
+          child.kill("SIGTERM");
+          return child.exited;
+        }),
+      );
+      return codes.every((code) => code === 0);
+    },
+  };
 }
