@@ -1,18 +1,25 @@
 /**
  * A small least-recently-used cache bounded by a total weight (items, bytes...). Map keeps insertion
- * order, so re-inserting on a hit makes the first key the least recently used.
+ * order, so re-inserting an entry makes it the most recently used. A hit on an entry that is already
+ * among the most recent half re-inserts nothing: on a hot path most hits are of such entries, and
+ * moving them would cost two map operations for no change in what gets evicted first.
  */
 export class LruCache<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private readonly entries = new Map<K, { value: V; weight: number; used: number }>();
   private totalWeight = 0;
+  /** Counts insertions and moves: an entry's `used` tells how far from the recent end it is. */
+  private clock = 0;
 
   constructor(private readonly maxWeight: number) {}
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (this.clock - entry.used > this.entries.size / 2) {
+      this.entries.delete(key);
+      entry.used = ++this.clock;
+      this.entries.set(key, entry);
+    }
     return entry.value;
   }
 
@@ -23,7 +30,7 @@ export class LruCache<K, V> {
       this.totalWeight -= previous.weight;
       this.entries.delete(key);
     }
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, used: ++this.clock });
     this.totalWeight += weight;
     for (const [oldest, entry] of this.entries) {
       if (this.totalWeight <= this.maxWeight) break;

@@ -1,0 +1,34 @@
+import { describe, expect, test } from "bun:test";
+import { LruCache } from "../src/catalog/lru";
+
+describe("LruCache", () => {
+  test("evicts the least recently used entries once over its weight", () => {
+    const cache = new LruCache<string, number>(10);
+    for (let i = 0; i < 5; i++) cache.set(`k${i}`, i, 2);
+    expect(cache.weight).toBe(10);
+    cache.set("k5", 5, 4);
+    expect([cache.get("k0"), cache.get("k1"), cache.get("k2")]).toEqual([undefined, undefined, 2]);
+    expect(cache.weight).toBe(10);
+  });
+
+  test("an entry that keeps being read survives any number of newer ones", () => {
+    const cache = new LruCache<number, number>(100);
+    cache.set(-1, -1);
+    for (let i = 0; i < 10_000; i++) {
+      cache.set(i, i);
+      expect(cache.get(-1)).toBe(-1);
+    }
+    expect(cache.size).toBe(100);
+    expect(cache.get(9_899)).toBeUndefined();
+    expect(cache.get(9_999)).toBe(9_999);
+  });
+
+  test("a value heavier than the whole cache is not kept; replacing a key replaces its weight", () => {
+    const cache = new LruCache<string, string>(8);
+    cache.set("big", "x", 9);
+    expect(cache.get("big")).toBeUndefined();
+    cache.set("a", "1", 5);
+    cache.set("a", "2", 3);
+    expect([cache.get("a"), cache.weight, cache.size]).toEqual(["2", 3, 1]);
+  });
+});
