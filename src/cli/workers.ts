@@ -13,7 +13,7 @@ const PARENT_ENV = "FOODAPI_WORKER_PARENT";
 const RESTART_DELAY_MS = 1000;
 const MAX_QUICK_CRASHES = 5;
 
-/** In a worker process: its index and how to tell the supervisor it listens. */
+/** In a worker process: its index and how to tell the first process that it listens. */
 export type WorkerRole = { index: number; ready(port: number): void };
 
 export function workerRole(): WorkerRole | null {
