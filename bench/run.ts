@@ -6,7 +6,8 @@
  *    size and which optional flags `help` lists (`--workers`, `--trial-requests`).
  * 2. Cold start: exec to the first 200 on /healthz, fresh data directory each time, median of 5.
  * 3. SR28 import time: bench/import (median of BENCH_IMPORT_RUNS, default 3).
- * 4. Typical response sizes from a running server, then one ceiling per size (bench/ceiling.ts).
+ * 4. Typical response sizes from a running server, then one ceiling per workload (bench/ceiling.ts) with a body
+ *    of that size, driven by the same wrk client as the workload (path, key header, Lua script).
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory: /healthz, repeated
  *    search, a 1,000-query mix and random food details (both bench/paths.lua over generated path lists), search with a trial
  *    token; then search, mix and detail again with `--workers 2` when the binary has that flag.
@@ -591,19 +592,24 @@ async function main() {
   })();
   console.error(`bench: sizes: healthz ${sizes.healthzBytes} B, search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B, mix median ${sizes.mixMedianBytes} B`);
 
-  // Ceilings.
-  const ceiling = async (label: string, bytes: number) => {
+  // Ceilings, each driven by the same wrk client as the workloads compared with it (same path, header or
+  // Lua script): on two cores wrk's own CPU use is part of the picture, and a scripted client costs more.
+  const keyed = (server: { key: string }) => ({ headers: [`X-API-Key: ${server.key}`] });
+  const scripted = (server: { key: string }, script: string, env: Record<string, string>) => ({ script: join(ROOT, "bench", script), env: { ...env, BENCH_API_KEY: server.key } });
+  const ceilingClient = { key: "fnk_ceiling" };
+  const ceiling = async (label: string, bytes: number, path: string, client: Parameters<typeof wrk>[3] = {}) => {
     const server = await startCeiling(bytes);
     try {
-      return { ...(await measure(wrkPath, `ceiling ${label} (${bytes} B)`, server, "/", { tree: false })), bodyBytes: bytes };
+      return { ...(await measure(wrkPath, `ceiling ${label} (${bytes} B)`, server, path, { ...client, tree: false })), bodyBytes: bytes };
     } finally {
       await server.stop();
     }
   };
   const ceilings = {
-    healthz: await ceiling("healthz", Math.max(16, sizes.healthzBytes)),
-    search: await ceiling("search page", sizes.searchPageBytes),
-    detail: await ceiling("food detail", sizes.detailMedianBytes),
+    healthz: await ceiling("healthz", Math.max(16, sizes.healthzBytes), "/healthz"),
+    search: await ceiling("search page", sizes.searchPageBytes, SEARCH_PATH, keyed(ceilingClient)),
+    mix: await ceiling("search mix, paths.lua", sizes.mixMedianBytes, "/v1/foods", scripted(ceilingClient, "paths.lua", mixEnv)),
+    detail: await ceiling("food detail, paths.lua", sizes.detailMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, "paths.lua", detailEnv)),
   };
 
   // Workloads: each on a fresh server and data directory (no state left by the one before).
@@ -615,9 +621,6 @@ async function main() {
       await server.stop();
     }
   };
-  const keyed = (server: { key: string }) => ({ headers: [`X-API-Key: ${server.key}`] });
-  const scripted = (server: { key: string }, script: string, env: Record<string, string>) => ({ script: join(ROOT, "bench", script), env: { ...env, BENCH_API_KEY: server.key } });
-
   const runWorkloads = async (workers: number) => {
     const args = hasWorkers ? ["--workers", String(workers)] : [];
     const tag = workers > 1 ? ` [--workers ${workers}]` : "";
@@ -661,14 +664,14 @@ async function main() {
   const workloads1 = {
     healthz: withRatio(w1.healthz!, ceilings.healthz),
     search: withRatio(w1.search, ceilings.search),
-    mix: withRatio(w1.mix, ceilings.search),
+    mix: withRatio(w1.mix, ceilings.mix),
     detail: withRatio(w1.detail, ceilings.detail),
     trial: withRatio(trial, ceilings.search),
   };
   const workloads2 = w2
     ? {
         search: { ...withRatio(w2.search, ceilings.search), gainOverOneWorker: ratio(w2.search.requestsPerSecond, w1.search.requestsPerSecond) },
-        mix: { ...withRatio(w2.mix, ceilings.search), gainOverOneWorker: ratio(w2.mix.requestsPerSecond, w1.mix.requestsPerSecond) },
+        mix: { ...withRatio(w2.mix, ceilings.mix), gainOverOneWorker: ratio(w2.mix.requestsPerSecond, w1.mix.requestsPerSecond) },
         detail: { ...withRatio(w2.detail, ceilings.detail), gainOverOneWorker: ratio(w2.detail.requestsPerSecond, w1.detail.requestsPerSecond) },
       }
     : null;
@@ -724,7 +727,7 @@ async function main() {
     m.gainOverOneWorker === undefined ? "" : fmt(m.gainOverOneWorker, 2),
   ];
   const rows: string[][] = [["workload (wrk -t2 -c64 -d" + SECONDS + "s)", "req/s", "p50 ms", "p99 ms", "non2xx/sockerr", "peak RSS MB", "x ceiling", "p99 x ceil", "gain w2"]];
-  rows.push(row(ceilings.healthz, true), row(ceilings.search, true), row(ceilings.detail, true));
+  rows.push(row(ceilings.healthz, true), row(ceilings.search, true), row(ceilings.mix, true), row(ceilings.detail, true));
   for (const m of Object.values(workloads1)) rows.push(row(m));
   if (workloads2) for (const m of Object.values(workloads2)) rows.push(row(m));
 
@@ -734,7 +737,7 @@ async function main() {
   out.push(`typical sizes: search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B (of ${sizes.sample}), mix median ${sizes.mixMedianBytes} B, healthz ${sizes.healthzBytes} B`);
   out.push("");
   out.push(table(rows));
-  out.push("ceilings: search & mix & trial vs 'ceiling search page'; detail vs 'ceiling food detail'; healthz vs 'ceiling healthz'");
+  out.push("ceilings (same wrk client as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; detail vs 'ceiling food detail'; healthz vs 'ceiling healthz'");
   out.push(`peak RSS per process, VmHWM (anon part) MB: ${apiMeasurements.map((m) => `${m.label.replace(/ \([^)]*\)/, "")} ${m.peakRssPerProcessMb} (${m.peakAnonRssPerProcessMb})`).join("; ")}`);
   out.push("");
   out.push(table([["target", "value", "target", "result"], ...targets.map((t) => [t.name, t.value === null ? "-" : String(t.value), t.target, t.pass === null ? "" : t.pass ? "met" : "NOT met"])]));
