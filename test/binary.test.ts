@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +30,19 @@ describe("the compiled binary", () => {
     }
     // The second start found the copy and left it alone.
     expect(copiedAt[1]).toBe(copiedAt[0]!);
+  });
+
+  test("--catalog: a missing file, or one from another importer, stops start-up with exit code 1 and says why", () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-catalog-"));
+    const missing = runBinary(["serve", "--port", "0", "--catalog", join(dir, "nope.sqlite")], { cwd: dir });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain("catalog file not found");
+
+    const other = join(dir, "other.sqlite");
+    new Database(other).run("CREATE TABLE foods (id INTEGER PRIMARY KEY)");
+    const wrong = runBinary(["serve", "--port", "0", "--catalog", other], { cwd: dir });
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toContain("is not a catalog from this version of 'foodapi import' (no food_groups, nutrients");
   });
 
   test("started from a temporary directory, it answers an authenticated search and stops cleanly on SIGTERM", async () => {

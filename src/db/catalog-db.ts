@@ -21,8 +21,18 @@ export async function openCatalog(path: string | undefined, cacheDir: string): P
   // Read with read(), not mmap: a mapped catalog would count every page a process touched as its own
   // resident memory (~25 MB more per worker under a detail load) to save ~3 us a lookup. Either way the
   // kernel's page cache holds the file once for every worker.
-  return new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  const database = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  const tables = new Set(database.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name));
+  const missing = REQUIRED_TABLES.filter((table) => !tables.has(table));
+  if (missing.length > 0) {
+    database.close();
+    throw new CatalogUnavailable(`${file} is not a catalog from this version of 'foodapi import' (no ${missing.join(", ")}); import it again`);
+  }
+  return database;
 }
+
+/** What the server reads; a catalog from an older importer lacks the stored detail answers. */
+const REQUIRED_TABLES = ["foods", "food_groups", "nutrients", "food_search", "food_details", "catalog_info"];
 
 /**
  * The embedded catalog as a real file. SQLite cannot open a file inside the binary, and loading it into
