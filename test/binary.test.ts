@@ -32,7 +32,7 @@ describe("the compiled binary", () => {
     expect(copiedAt[1]).toBe(copiedAt[0]!);
   });
 
-  test("--catalog: a missing file, or one from another importer, stops start-up with exit code 1 and says why", () => {
+  test("a missing or foreign --catalog, or a cache directory it cannot write, stops start-up with exit code 1 and says why", () => {
     const dir = mkdtempSync(join(tmpdir(), "foodapi-catalog-"));
     const missing = runBinary(["serve", "--port", "0", "--catalog", join(dir, "nope.sqlite")], { cwd: dir });
     expect(missing.exitCode).toBe(1);
@@ -43,6 +43,14 @@ describe("the compiled binary", () => {
     const wrong = runBinary(["serve", "--port", "0", "--catalog", other], { cwd: dir });
     expect(wrong.exitCode).toBe(1);
     expect(wrong.stderr).toContain("is not a catalog from this version of 'foodapi import' (no food_groups, nutrients");
+
+    // A cache directory that cannot be created (a file is in the way): the embedded catalog cannot be copied.
+    const blocked = join(dir, "not-a-dir");
+    writeFileSync(blocked, "");
+    const unwritable = runBinary(["serve", "--port", "0", "--cache-dir", join(blocked, "cache")], { cwd: dir });
+    expect(unwritable.exitCode).toBe(1);
+    expect(unwritable.stderr).toContain("cannot copy the embedded catalog into");
+    expect(unwritable.stderr).toContain("--cache-dir");
   });
 
   test("started from a temporary directory, it answers an authenticated search and stops cleanly on SIGTERM", async () => {

@@ -55,13 +55,17 @@ export async function embeddedCatalogFile(cacheDir: string): Promise<string> {
   const target = join(cacheDir, name);
   if (existsSync(target) && statSync(target).size === source.size) return target;
 
-  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const partial = `${target}.partial-${process.pid}`;
   try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     await Bun.write(partial, source);
     renameSync(partial, target);
+  } catch (error) {
+    throw new CatalogUnavailable(
+      `cannot copy the embedded catalog into ${cacheDir} (${(error as Error).message}); set --cache-dir or FOODAPI_CACHE_DIR to a writable directory`,
+    );
   } finally {
-    rmSync(partial, { force: true });
+    if (existsSync(partial)) rmSync(partial);
   }
   // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
   for (const old of readdirSync(cacheDir)) {
