@@ -92,6 +92,36 @@ describe("lists", () => {
   });
 });
 
+describe("a detail as stored, for clients that accept zstd", () => {
+  const detail = (acceptEncoding?: string, path = "/v1/foods/01001") =>
+    t.request(path, { headers: { "x-api-key": key, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } });
+
+  test("sent compressed with Content-Encoding: zstd, the same JSON once decoded", async () => {
+    const plain = await detail();
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    const plainText = await plain.text();
+
+    const compressed = await detail("gzip, deflate, br, zstd");
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers.get("content-encoding")).toBe("zstd");
+    expect(compressed.headers.get("vary")).toBe("Accept-Encoding");
+    expect(compressed.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(compressed.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
+    const bytes = new Uint8Array(await compressed.arrayBuffer());
+    expect(bytes.length).toBeLessThan(plainText.length / 4);
+    expect(new TextDecoder().decode(Bun.zstdDecompressSync(bytes))).toBe(plainText);
+  });
+
+  test("not to a client that refuses it, nor for a ?nutrients= selection", async () => {
+    for (const refusing of ["gzip, br", "zstd;q=0", "x-zstd"]) expect((await detail(refusing)).headers.get("content-encoding")).toBeNull();
+    const selected = await detail("zstd", "/v1/foods/01001?nutrients=208");
+    expect(selected.headers.get("content-encoding")).toBeNull();
+    expect(((await selected.json()) as { nutrients: unknown[] }).nutrients).toHaveLength(1);
+    expect((await detail("zstd", "/v1/foods/99999")).status).toBe(404);
+  });
+});
+
 describe("URL forms the data routes accept", () => {
   test("a trailing slash is the same route", async () => {
     expect((await get("/v1/foods/")).body).toEqual((await get("/v1/foods")).body);

@@ -1,3 +1,4 @@
+import type { ZstdJson } from "../http/content-encoding";
 import { LruCache } from "./lru";
 import { matchesAllTerms, rankCandidates } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
@@ -76,29 +77,33 @@ const FOOD_NUMBER = /^\d{5}$/;
 const utf8 = new TextDecoder();
 
 /**
- * Food details. The importer stored each answer compressed; the most recently asked are also kept
- * decompressed (bounded by bytes), ready to send as they are.
+ * Food details. The importer stored each answer zstd-compressed: sent as it is to clients that accept
+ * zstd, else decompressed, the most recently asked kept decompressed (bounded by bytes).
  */
 export function createFoodDetails(store: CatalogStore) {
   const cache = new LruCache<string, Uint8Array>(DETAIL_CACHE_BYTES);
 
+  const decompressed = (foodNumber: string, packed: Uint8Array): Uint8Array => {
+    let json = cache.get(foodNumber);
+    if (json === undefined) {
+      json = Bun.zstdDecompressSync(packed);
+      cache.set(foodNumber, json, json.byteLength);
+    }
+    return json;
+  };
+
   return {
     /**
-     * The JSON of a food's detail as UTF-8 bytes; `nutrients` limits the list to those numbers (unknown
-     * ones are absent), which needs a re-serialised copy.
+     * A food's detail as stored; with `nutrients`, a copy listing only those numbers (unknown ones are
+     * absent) as JSON text. Null for a food that does not exist.
      */
-    json(foodNumber: string, nutrients?: readonly string[]): Uint8Array | string | null {
+    answer(foodNumber: string, nutrients?: readonly string[]): ZstdJson | string | null {
       if (!FOOD_NUMBER.test(foodNumber)) return null;
-      let json = cache.get(foodNumber);
-      if (json === undefined) {
-        const packed = store.packedDetail(Number(foodNumber));
-        if (packed === undefined) return null;
-        json = Bun.zstdDecompressSync(packed);
-        cache.set(foodNumber, json, json.byteLength);
-      }
-      if (nutrients === undefined) return json;
+      const packed = store.packedDetail(Number(foodNumber));
+      if (packed === undefined) return null;
+      if (nutrients === undefined) return { zstd: packed, decoded: () => decompressed(foodNumber, packed) };
       const wanted = new Set(nutrients);
-      const detail = JSON.parse(utf8.decode(json)) as FoodDetail;
+      const detail = JSON.parse(utf8.decode(decompressed(foodNumber, packed))) as FoodDetail;
       return JSON.stringify({ ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) } satisfies FoodDetail);
     },
   };

@@ -1,3 +1,4 @@
+import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, unauthorized } from "./errors";
 import { requestFacts } from "./request-context";
@@ -55,12 +56,12 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
 }
 
 /**
- * A data route: the guard first, then `answer` gives the JSON (text, or UTF-8 bytes). Its ApiErrors (a 404) keep the RateLimit
- * headers, as every guarded response does.
+ * A data route: the guard first, then `answer` gives the JSON (text, UTF-8 bytes, or stored compressed).
+ * Its ApiErrors (a 404) keep the RateLimit headers, as every guarded response does.
  */
 export function guardedJson(
   guard: CredentialGuard,
-  answer: (target: RequestTarget, principal: Principal) => string | Uint8Array,
+  answer: (target: RequestTarget, principal: Principal) => string | Uint8Array | ZstdJson,
 ): DirectHandler {
   return (request, target) => {
     const outcome = guard(request);
@@ -68,8 +69,13 @@ export function guardedJson(
     try {
       const body = answer(target, outcome.principal);
       // The headers object is this request's own: completed in place rather than copied.
-      outcome.headers["content-type"] = JSON_CONTENT_TYPE;
-      return new Response(body, { headers: outcome.headers });
+      const headers = outcome.headers;
+      headers["content-type"] = JSON_CONTENT_TYPE;
+      if (!isZstdJson(body)) return new Response(body, { headers });
+      headers.vary = "Accept-Encoding";
+      if (!acceptsZstd(request.headers.get("accept-encoding"))) return new Response(body.decoded(), { headers });
+      headers["content-encoding"] = "zstd";
+      return new Response(body.zstd, { headers });
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, outcome.headers);
       throw error;
