@@ -3,8 +3,8 @@ import { type DetailDictionaries, type FoodRow, toFoodDetail, type ValueRow } fr
 import type { FoodDetail } from "../model";
 import type { nutrients } from "../schema";
 
-/** Foods between two yields to the event loop, so that an interrupt is seen promptly. */
-const FOODS_PER_YIELD = 1000;
+/** Foods per batch: built here, compressed in parallel, then stored; an interrupt is seen between batches. */
+const FOODS_PER_BATCH = 500;
 
 /**
  * Writes every food's detail answer, zstd-compressed, into `food_details`. The catalog never changes once
@@ -55,17 +55,23 @@ export async function storeFoodDetails(db: Database, yieldToSignals: () => Promi
   );
 
   const insert = db.prepare("INSERT INTO food_details (food_id, detail) VALUES (?, ?)");
-  for (let i = 0; i < foods.length; i++) {
-    const food = foods[i]!;
-    const detail = toFoodDetail(
-      food,
-      values.take(food.id),
-      portions.take(food.id).map(({ foodId: _, ...portion }) => portion),
-      footnotes.take(food.id).map(({ foodId: _, ...footnote }) => footnote),
-      dictionaries,
+  for (let start = 0; start < foods.length; start += FOODS_PER_BATCH) {
+    const batch = foods.slice(start, start + FOODS_PER_BATCH);
+    const json = batch.map((food) =>
+      JSON.stringify(
+        toFoodDetail(
+          food,
+          values.take(food.id),
+          portions.take(food.id).map(({ foodId: _, ...portion }) => portion),
+          footnotes.take(food.id).map(({ foodId: _, ...footnote }) => footnote),
+          dictionaries,
+        ),
+      ),
     );
-    insert.run(food.id, Bun.zstdCompressSync(JSON.stringify(detail), { level: 3 }));
-    if (i % FOODS_PER_YIELD === FOODS_PER_YIELD - 1) await yieldToSignals();
+    // Compressed on Bun's thread pool, so the other cores work while this one builds the next batch's JSON.
+    const packed = await Promise.all(json.map((text) => Bun.zstdCompress(text, { level: 3 })));
+    batch.forEach((food, i) => insert.run(food.id, packed[i]!));
+    await yieldToSignals();
   }
   insert.finalize();
   return foods.length;
