@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ERRORS } from "../src/docs/operations";
 import { obtainTrialToken } from "./helpers/altcha";
 import { startServer } from "./helpers/binary";
 import { jsonPost } from "./helpers/http";
@@ -83,7 +84,8 @@ describe("Turnstile mode against a local stand-in siteverify", () => {
       const started = Date.now();
       const slow = await redeem("slow");
       expect(slow.status).toBe(503);
-      expect(await slow.json()).toEqual({ code: "CHALLENGE_UNAVAILABLE", message: expect.any(String) });
+      // The OpenAPI document's example is what the API says (see test/error-catalog.test.ts).
+      expect(await slow.json()).toEqual({ code: "CHALLENGE_UNAVAILABLE", message: ERRORS.CHALLENGE_UNAVAILABLE[1] });
       expect(Date.now() - started).toBeLessThan(7_000);
 
       // The ALTCHA challenge route is not served in Turnstile mode.

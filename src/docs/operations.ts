@@ -8,7 +8,7 @@
 export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
 
 export const ERRORS = {
-  VALIDATION_ERROR: [400, "limit: Expected integer"],
+  VALIDATION_ERROR: [400, "limit: must be an integer"],
   INVALID_JSON: [400, "The request body is not valid JSON."],
   INVALID_EMAIL: [400, "The e-mail address is not valid."],
   PASSWORD_TOO_SHORT: [400, "The password must be at least 8 characters."],
