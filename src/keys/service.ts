@@ -10,8 +10,6 @@ const KEY_SECRET_LENGTH = randomBase58(KEY_SECRET_BYTES).length;
 /** `fnk_` and 8 characters: enough to tell keys apart in a list, far too little to guess the rest. */
 const VISIBLE_PREFIX_LENGTH = 12;
 const LAST_USED_RESOLUTION_MS = 60_000;
-const RECENTLY_TOUCHED_MAX = 100_000;
-const recentlyTouched = new Map<string, number>();
 
 export function generateKey(): { key: string; keyHash: string; keyPrefix: string } {
   const key = KEY_PREFIX + randomBase58(KEY_SECRET_BYTES);
@@ -47,13 +45,7 @@ export function verifyKey(store: KeyStore, clock: Clock, presented: string): Key
   // The lookup is by hash already; the constant-time check keeps the comparison of secret-derived
   // values free of early exits should the lookup ever become a prefix scan.
   if (!key || !constantTimeEqual(key.keyHash, keyHash)) return { ok: false, reason: "NOT_FOUND" };
-  const now = clock();
-  // lastUsedAt is coarse by contract: this process writes it at most once a minute per key.
-  const lastTouched = recentlyTouched.get(key.id);
-  if (lastTouched === undefined || now - lastTouched >= LAST_USED_RESOLUTION_MS) {
-    if (recentlyTouched.size >= RECENTLY_TOUCHED_MAX) recentlyTouched.clear();
-    recentlyTouched.set(key.id, now);
-    store.touch(key.id, now, LAST_USED_RESOLUTION_MS);
-  }
+  // lastUsedAt is coarse by contract: written at most once a minute per key.
+  store.touch(key.id, clock(), LAST_USED_RESOLUTION_MS);
   return { ok: true, key };
 }

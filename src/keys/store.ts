@@ -5,6 +5,7 @@ import { apiKeys, type ApiKey } from "./schema";
 
 /** Active keys remembered per process (by hash), valid while no revocation happened anywhere. */
 const CACHED_KEYS_MAX = 10_000;
+const RECENTLY_TOUCHED_MAX = 100_000;
 
 /** Every read and write of API key records. Keys are found by the hash of the presented key only. */
 export type KeyStore = ReturnType<typeof createKeyStore>;
@@ -12,6 +13,8 @@ export type KeyStore = ReturnType<typeof createKeyStore>;
 export function createKeyStore({ db, dataDir }: StateDb) {
   const epoch = openRevocationEpoch(dataDir);
   const cache = new Map<string, { key: ApiKey; epoch: number }>();
+  // When this process last wrote each key's lastUsedAt.
+  const recentlyTouched = new Map<string, number>();
   // The two queries on every API request are prepared once (building a drizzle query costs more than
   // running it).
   const activeByHash = db
@@ -85,8 +88,15 @@ export function createKeyStore({ db, dataDir }: StateDb) {
       return revoked.length > 0;
     },
 
-    /** Records use at most once per `coarseMs`, so that a busy key does not write on every request. */
+    /**
+     * Records use of a key, coarsely: at most one write per key per `coarseMs` from this process, and the
+     * row only changes when its `lastUsedAt` is older than that.
+     */
     touch(keyId: string, now: number, coarseMs: number): void {
+      const last = recentlyTouched.get(keyId);
+      if (last !== undefined && now - last < coarseMs) return;
+      if (recentlyTouched.size >= RECENTLY_TOUCHED_MAX) recentlyTouched.clear();
+      recentlyTouched.set(keyId, now);
       touchIfStale.run({ id: keyId, now, staleBefore: now - coarseMs });
     },
   };
