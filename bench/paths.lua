@@ -1,6 +1,6 @@
 -- bench/paths.lua: wrk script cycling through a list of request paths that bench/run writes, one a line
 -- (searches such as /v1/foods?q=cheese%20cheddar&group=0100&page=2, or food details /v1/foods/01009).
--- Environment: BENCH_PATHS_FILE (the list), BENCH_API_KEY (sent as X-API-Key).
+-- Environment: BENCH_PATHS_FILE (the list), BENCH_API_KEY (sent as X-API-Key), BENCH_ACCEPT_ENCODING (optional).
 -- Each wrk thread starts at a different offset so the threads do not send the same request at once.
 local file = os.getenv("BENCH_PATHS_FILE")
 local key = os.getenv("BENCH_API_KEY")
@@ -25,6 +25,8 @@ function init(args)
   assert(#paths > 0, "paths.lua: no paths in " .. file)
   counter = ((thread_index or 0) * 4391) % #paths
   wrk.headers["X-API-Key"] = key
+  local encoding = os.getenv("BENCH_ACCEPT_ENCODING")
+  if encoding and #encoding > 0 then wrk.headers["Accept-Encoding"] = encoding end
 end
 
 function request()

@@ -473,8 +473,9 @@ async function importTime(): Promise<Record<string, number> & { importSeconds: n
   return parsed;
 }
 
-async function bodyBytes(url: string, key?: string): Promise<number> {
-  const response = await fetch(url, { headers: key ? { "X-API-Key": key } : {} });
+/** Bytes of a response body as sent: `encoding` asks for a content coding (kept, not decoded), else none. */
+async function bodyBytes(url: string, key?: string, encoding = "identity"): Promise<number> {
+  const response = await fetch(url, { headers: { "accept-encoding": encoding, ...(key ? { "X-API-Key": key } : {}) }, decompress: false });
   const bytes = (await response.arrayBuffer()).byteLength;
   if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
   return bytes;
@@ -564,6 +565,8 @@ async function main() {
   writeFileSync(foodsFile, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
   const mixEnv = { BENCH_PATHS_FILE: pathsFile };
   const detailEnv = { BENCH_PATHS_FILE: foodsFile };
+  // The same details for a client that accepts zstd, as the server stores them (no target: reported).
+  const detailZstdEnv = { ...detailEnv, BENCH_ACCEPT_ENCODING: "zstd" };
 
   const SEARCH_PATH = "/v1/foods?q=chicken&limit=20";
 
@@ -574,7 +577,11 @@ async function main() {
       const healthz = await bodyBytes(`${server.url}/healthz`);
       const search = await bodyBytes(`${server.url}${SEARCH_PATH}`, server.key);
       const detailSample: number[] = [];
-      for (const n of foodNumbers.slice(0, 200)) detailSample.push(await bodyBytes(`${server.url}/v1/foods/${n}`, server.key));
+      const detailZstdSample: number[] = [];
+      for (const n of foodNumbers.slice(0, 200)) {
+        detailSample.push(await bodyBytes(`${server.url}/v1/foods/${n}`, server.key));
+        detailZstdSample.push(await bodyBytes(`${server.url}/v1/foods/${n}`, server.key, "zstd"));
+      }
       const mixSample: number[] = [];
       for (const p of paths.slice(0, 200)) mixSample.push(await bodyBytes(`${server.url}${p}`, server.key));
       return {
@@ -582,6 +589,7 @@ async function main() {
         searchPageBytes: search,
         detailMedianBytes: Math.round(median(detailSample)),
         detailSampleMinMax: [Math.min(...detailSample), Math.max(...detailSample)],
+        detailZstdMedianBytes: Math.round(median(detailZstdSample)),
         mixMedianBytes: Math.round(median(mixSample)),
         sample: 200,
         mixPathsExample: paths.slice(0, 8),
@@ -610,6 +618,7 @@ async function main() {
     search: await ceiling("search page", sizes.searchPageBytes, SEARCH_PATH, keyed(ceilingClient)),
     mix: await ceiling("search mix, paths.lua", sizes.mixMedianBytes, "/v1/foods", scripted(ceilingClient, "paths.lua", mixEnv)),
     detail: await ceiling("food detail, paths.lua", sizes.detailMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, "paths.lua", detailEnv)),
+    detailZstd: await ceiling("food detail as zstd, paths.lua", sizes.detailZstdMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, "paths.lua", detailZstdEnv)),
   };
 
   // Workloads: each on a fresh server and data directory (no state left by the one before).
@@ -628,7 +637,11 @@ async function main() {
     const search = await onServer("search", args, (s) => measure(wrkPath, `search q=chicken&limit=20${tag}`, s, SEARCH_PATH, keyed(s)));
     const mix = await onServer("mix", args, (s) => measure(wrkPath, `search mix (${MIX_QUERIES} queries)${tag}`, s, "/v1/foods", scripted(s, "paths.lua", mixEnv)));
     const detail = await onServer("detail", args, (s) => measure(wrkPath, `GET /v1/foods/{n} random${tag}`, s, "/v1/foods/{n}", scripted(s, "paths.lua", detailEnv)));
-    return { healthz, search, mix, detail };
+    const detailZstd =
+      workers === 1
+        ? await onServer("detail zstd", args, (s) => measure(wrkPath, `GET /v1/foods/{n} random, Accept-Encoding: zstd${tag}`, s, "/v1/foods/{n}", scripted(s, "paths.lua", detailZstdEnv)))
+        : undefined;
+    return { healthz, search, mix, detail, detailZstd };
   };
 
   const w1 = await runWorkloads(1);
@@ -666,6 +679,7 @@ async function main() {
     search: withRatio(w1.search, ceilings.search),
     mix: withRatio(w1.mix, ceilings.mix),
     detail: withRatio(w1.detail, ceilings.detail),
+    detailZstd: withRatio(w1.detailZstd!, ceilings.detailZstd),
     trial: withRatio(trial, ceilings.search),
   };
   const workloads2 = w2
@@ -727,7 +741,7 @@ async function main() {
     m.gainOverOneWorker === undefined ? "" : fmt(m.gainOverOneWorker, 2),
   ];
   const rows: string[][] = [["workload (wrk -t2 -c64 -d" + SECONDS + "s)", "req/s", "p50 ms", "p99 ms", "non2xx/sockerr", "peak RSS MB", "x ceiling", "p99 x ceil", "gain w2"]];
-  rows.push(row(ceilings.healthz, true), row(ceilings.search, true), row(ceilings.mix, true), row(ceilings.detail, true));
+  rows.push(...Object.values(ceilings).map((c) => row(c, true)));
   for (const m of Object.values(workloads1)) rows.push(row(m));
   if (workloads2) for (const m of Object.values(workloads2)) rows.push(row(m));
 
@@ -737,7 +751,7 @@ async function main() {
   out.push(`typical sizes: search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B (of ${sizes.sample}), mix median ${sizes.mixMedianBytes} B, healthz ${sizes.healthzBytes} B`);
   out.push("");
   out.push(table(rows));
-  out.push("ceilings (same wrk client as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; detail vs 'ceiling food detail'; healthz vs 'ceiling healthz'");
+  out.push("ceilings (same wrk client and body size as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; detail vs 'ceiling food detail'; detail with zstd vs 'ceiling food detail as zstd'; healthz vs 'ceiling healthz'");
   out.push(`peak RSS per process, VmHWM (anon part) MB: ${apiMeasurements.map((m) => `${m.label.replace(/ \([^)]*\)/, "")} ${m.peakRssPerProcessMb} (${m.peakAnonRssPerProcessMb})`).join("; ")}`);
   out.push("");
   out.push(table([["target", "value", "target", "result"], ...targets.map((t) => [t.name, t.value === null ? "-" : String(t.value), t.target, t.pass === null ? "" : t.pass ? "met" : "NOT met"])]));
