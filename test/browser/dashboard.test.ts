@@ -88,6 +88,12 @@ describe("the dashboard", () => {
     await page.locator("#search-group option", { hasText: "Dairy and Egg Products" }).waitFor({ state: "attached" });
     expect(await page.locator("#trial-remaining").textContent()).toBe("29");
     expect(await page.getByLabel("Trial token").isChecked()).toBe(true);
+    // With the trial token chosen there is no key field to type into; choosing "API key" brings it back.
+    expect(await page.locator("#playground-key").isVisible()).toBe(false);
+    await page.getByLabel("API key", { exact: true }).first().check();
+    expect(await page.locator("#playground-key").isVisible()).toBe(true);
+    await page.getByLabel("Trial token").check();
+    expect(await page.locator("#playground-key").isVisible()).toBe(false);
 
     await page.getByLabel("Food name contains").fill("cheddar");
     await page.getByLabel("Food group").selectOption("0100");

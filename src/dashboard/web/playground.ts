@@ -24,8 +24,13 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
   const keyInput = byId<HTMLInputElement>("playground-key");
   const useKey = byId<HTMLInputElement>("use-api-key");
   const useTrial = byId<HTMLInputElement>("use-trial");
+  const keyField = byId("playground-key-field");
   let trialToken: string | undefined;
   let groupsLoaded = false;
+  // The key field only while a key is the credential: with the trial token it would only invite typing.
+  const showKeyField = () => (keyField.hidden = useTrial.checked);
+  useKey.addEventListener("change", showKeyField);
+  useTrial.addEventListener("change", showKeyField);
   let page = 1;
 
   const credential = (): Credential | undefined => {
@@ -129,6 +134,7 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     useApiKey(key: string) {
       keyInput.value = key;
       useKey.checked = true;
+      showKeyField();
       byId("search-q").focus();
       announce("The playground now uses your new key.");
     },
@@ -136,6 +142,7 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
       trialToken = token;
       useTrial.disabled = false;
       useTrial.checked = true;
+      showKeyField();
       void loadGroups();
     },
   };
