@@ -36,12 +36,12 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
   ];
 
   const documented = new Elysia({ prefix: "/v1" })
-    .get("/foods", ({ request }) => search(request, splitUrl(request.url)), {
+    .get("/foods", ({ request }) => search(request, { search: splitUrl(request.url).search }), {
       query: SearchQuery,
       response: { 200: SearchResult },
       detail: { summary: "Search foods by name and group", tags: ["Catalog"] },
     })
-    .get("/foods/:foodNumber", ({ request, params }) => detail(request, { ...splitUrl(request.url), param: params.foodNumber }), {
+    .get("/foods/:foodNumber", ({ request, params }) => detail(request, { search: splitUrl(request.url).search, param: params.foodNumber }), {
       params: t.Object({ foodNumber: t.String() }),
       query: t.Object({ nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204" })) }),
       response: { 200: FoodDetail },
@@ -51,11 +51,11 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
         tags: ["Catalog"],
       },
     })
-    .get("/food-groups", ({ request }) => groups(request, splitUrl(request.url)), {
+    .get("/food-groups", ({ request }) => groups(request, { search: "" }), {
       response: { 200: FoodGroupList },
       detail: { summary: "All food groups with their food counts", tags: ["Catalog"] },
     })
-    .get("/nutrients", ({ request }) => nutrients(request, splitUrl(request.url)), {
+    .get("/nutrients", ({ request }) => nutrients(request, { search: "" }), {
       response: { 200: NutrientList },
       detail: { summary: "All nutrient definitions in SR order", tags: ["Catalog"] },
     });

@@ -54,7 +54,6 @@ export function createFoodSearch(store: CatalogStore) {
   }
 
   return {
-    search,
     /** The answer to a query string (`q=chicken&limit=20`) as JSON text. Throws the 400 of a bad parameter. */
     jsonForQuery(rawQuery: string): string {
       let json = answers.get(rawQuery);

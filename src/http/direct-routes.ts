@@ -7,9 +7,8 @@ import { ApiError, errorResponse } from "./errors";
  * falls through to the Elysia app, where the same routes are also mounted with their schemas (for the
  * OpenAPI document and HEAD), calling the same handlers.
  */
+/** What a handler needs of the URL once the route is matched. */
 export interface RequestTarget {
-  /** The path without query, a trailing slash dropped (as Elysia matches it). */
-  readonly path: string;
   /** The query string without its `?` ("" when there is none). */
   readonly search: string;
   /** The last path segment, percent-decoded, for a route declared with `param`. */
@@ -34,7 +33,9 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
 
   return (request) => {
     if (request.method !== "GET") return fallback(request);
-    const { path, search } = splitUrl(request.url);
+    const { path: rawPath, search } = splitUrl(request.url);
+    // A trailing slash is the same route, as Elysia matches it.
+    const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
     let handler = exact.get(path);
     let param: string | undefined;
     if (!handler) {
@@ -44,7 +45,7 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
       param = decodeSegment(path.slice(slash + 1));
     }
     try {
-      return handler(request, { path, search, param });
+      return handler(request, { search, param });
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       logError(error);
@@ -53,14 +54,15 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
   };
 }
 
-/** Path and query of an absolute request URL, with string operations only (no URL object per request). */
+/**
+ * Path and query of an absolute request URL, with string operations only (no URL object per request).
+ * The one place a request URL is taken apart: the router and the access log both use it.
+ */
 export function splitUrl(url: string): { path: string; search: string } {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return { path: "/", search: "" };
   const query = url.indexOf("?", start);
-  let path = query === -1 ? url.slice(start) : url.slice(start, query);
-  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
-  return { path, search: query === -1 ? "" : url.slice(query + 1) };
+  return query === -1 ? { path: url.slice(start), search: "" } : { path: url.slice(start, query), search: url.slice(query + 1) };
 }
 
 function decodeSegment(segment: string): string {

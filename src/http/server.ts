@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { clientIpOf } from "./client-ip";
+import { splitUrl } from "./direct-routes";
 import { MAX_BODY_BYTES } from "./app";
 import { ApiError, errorResponse } from "./errors";
 import { requestFacts } from "./request-context";
@@ -58,7 +59,8 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const entry: AccessLogEntry = {
       time: isoNow(),
       method: request.method,
-      path: pathOf(request.url),
+      // Without its query, which may hold user text.
+      path: splitUrl(request.url).path,
       status: response.status,
       ms: Math.round((performance.now() - started) * 100) / 100,
       ip: clientIpOf(request, options.clientIpHeader),
@@ -69,13 +71,6 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     options.log(entry);
     return response;
   }
-}
-
-/** The path of a request URL without its query (which may hold user text): no URL object per request. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const query = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query);
 }
 
 let lastMs = 0;
