@@ -20,7 +20,7 @@ import { createLimiter } from "./limits/limiter";
 import { createLimitStore } from "./limits/store";
 import { metaRoutes } from "./meta/routes";
 import { trialRoutes } from "./trial/routes";
-import { consumeTrialQuota, loadTrialSecrets, type TrialDeps } from "./trial/service";
+import { createTrialQuota, loadTrialSecrets, type TrialDeps } from "./trial/service";
 import { createTrialStore } from "./trial/store";
 import { TRIAL_TOKEN_REQUESTS, verifyTrialToken } from "./trial/token";
 
@@ -50,6 +50,7 @@ export function createFoodApi(deps: AppDeps) {
     secrets: loadTrialSecrets(trialStore, config),
     turnstile: config.turnstileSecretKey ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl } : undefined,
   };
+  const consumeTrialQuota = createTrialQuota(trial);
   const allowedOrigins = new Set([config.baseUrl.origin, ...config.trustedOrigins]);
   const secureCookies = config.baseUrl.protocol === "https:";
 
@@ -76,7 +77,7 @@ export function createFoodApi(deps: AppDeps) {
         refusal: result.allowed ? undefined : tooManyRequests("RATE_LIMITED", "This key has reached its rate limit. Slow down and retry later.", result),
       };
     }
-    const quota = consumeTrialQuota(trial, principal.id, principal.expiresAt);
+    const quota = consumeTrialQuota(principal.id, principal.expiresAt);
     return {
       headers: rateLimitHeaders("trial", quota),
       refusal: quota.allowed

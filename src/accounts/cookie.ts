@@ -28,3 +28,16 @@ export function sessionTokenFrom(jar: CookieJar): string | undefined {
   const value = jar[SESSION_COOKIE]?.value;
   return typeof value === "string" && value !== "" ? value : undefined;
 }
+
+/**
+ * The session token from a raw Cookie header, for checks made before Elysia parses cookies. Session tokens
+ * are base58, so the value needs no decoding; a repeated cookie counts once, the first.
+ */
+export function sessionTokenFromHeader(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=");
+    if (eq !== -1 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}

@@ -1,11 +1,22 @@
-/** E-mail addresses are stored trimmed and lower-cased: one account per mailbox, however it is typed. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
+/**
+ * E-mail addresses: the WHATWG "valid e-mail address" grammar (what `<input type=email>` accepts), ASCII
+ * only, so no control characters and no look-alike twins ("аlice" in Cyrillic beside "alice"). Stored
+ * trimmed and lower-cased: one account per mailbox, however it is typed.
+ */
 export const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
 
-/** A deliberately plain check: one @, something on each side, a dot in the domain, no spaces. */
-export function isValidEmail(email: string): boolean {
-  return email.length <= EMAIL_MAX_LENGTH && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+const WHATWG_EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/**
+ * The stored form of an e-mail address, or undefined when it is not a valid one. Checked before
+ * lower-casing: some non-ASCII letters lower-case to ASCII (the Kelvin sign to `k`), which would let a
+ * look-alike reach another account's address.
+ */
+export function parseEmail(raw: string): string | undefined {
+  const email = raw.trim();
+  if (email.length > EMAIL_MAX_LENGTH || !WHATWG_EMAIL.test(email)) return undefined;
+  if (email.indexOf("@") > EMAIL_LOCAL_PART_MAX_LENGTH) return undefined;
+  return email.toLowerCase();
 }

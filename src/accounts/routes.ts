@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/config";
-import { JSON_CONTENT_TYPE } from "../http/errors";
+import { JSON_CONTENT_TYPE, NO_STORE } from "../http/errors";
 import { originCheck } from "../http/origin-check";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
@@ -25,7 +25,8 @@ export function authRoutes(deps: AuthRouteDeps) {
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/sign-up/email",
-      async ({ body, cookie }) => {
+      async ({ body, cookie, set }) => {
+        Object.assign(set.headers, NO_STORE);
         const user = await signUp(accounts, clock, body);
         const { token } = createSession(sessions, clock, user.id, true);
         setSessionCookie(cookie, token, { secure: secureCookies, persistent: true });
@@ -39,7 +40,8 @@ export function authRoutes(deps: AuthRouteDeps) {
     )
     .post(
       "/sign-in/email",
-      async ({ body, cookie }) => {
+      async ({ body, cookie, set }) => {
+        Object.assign(set.headers, NO_STORE);
         const user = await signIn(accounts, body);
         const persistent = body.rememberMe !== false;
         const { token } = createSession(sessions, clock, user.id, persistent);

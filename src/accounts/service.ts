@@ -1,25 +1,29 @@
 import { ApiError, validationError } from "../http/errors";
 import type { Clock } from "../clock";
-import { isValidEmail, normalizeEmail } from "./email";
+import { codePointLength, parseName } from "../security/text";
+import { parseEmail } from "./email";
 import type { SessionJson, SignInBody, SignUpBody, UserJson } from "./model";
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./passwords";
 import type { Session, User } from "./schema";
 import type { AccountStore } from "./store";
 
-const NAME_MAX_LENGTH = 100;
+export const USER_NAME_MAX_LENGTH = 100;
 
 /** Validates a sign-up and creates the account; the e-mail's UNIQUE constraint settles any race. */
 export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody): Promise<User> {
-  const email = normalizeEmail(body.email);
-  const name = body.name.trim();
-  if (!isValidEmail(email)) throw new ApiError(400, "INVALID_EMAIL", "The e-mail address is not valid.");
-  if (body.password.length < PASSWORD_MIN_LENGTH) {
+  const email = parseEmail(body.email);
+  if (email === undefined) throw new ApiError(400, "INVALID_EMAIL", "The e-mail address is not valid.");
+  // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
+  const passwordLength = codePointLength(body.password);
+  if (passwordLength < PASSWORD_MIN_LENGTH) {
     throw new ApiError(400, "PASSWORD_TOO_SHORT", `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
   }
-  if (body.password.length > PASSWORD_MAX_LENGTH) {
+  if (passwordLength > PASSWORD_MAX_LENGTH) {
     throw new ApiError(400, "PASSWORD_TOO_LONG", `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
   }
-  if (name.length < 1 || name.length > NAME_MAX_LENGTH) throw validationError("name", `must be 1 to ${NAME_MAX_LENGTH} characters`);
+  const checked = parseName(body.name, USER_NAME_MAX_LENGTH);
+  if (!checked.ok) throw validationError("name", checked.problem);
+  const name = checked.name;
 
   const taken = () => new ApiError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "An account with this e-mail already exists. Use another e-mail.");
   // Cheap early answer; the insert below is what decides when two sign-ups race.
@@ -32,7 +36,8 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
 
 /** Unknown e-mail and wrong password are one answer, after the same argon2 work. */
 export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
-  const user = accounts.findByEmail(normalizeEmail(body.email));
+  const email = parseEmail(body.email);
+  const user = email === undefined ? undefined : accounts.findByEmail(email);
   const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
   const valid = await verifyPassword(passwordHash, body.password);
   if (!user?.passwordHash || !valid) throw new ApiError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid e-mail or password.");

@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../clock";
+import { splitUrl } from "../http/direct-routes";
 import { ApiError } from "../http/errors";
-import { sessionTokenFrom, setSessionCookie } from "./cookie";
+import { sessionTokenFromHeader, setSessionCookie } from "./cookie";
 import type { SessionStore } from "./session-store";
-import { validateSession } from "./sessions";
+import { validateSession, type ValidSession } from "./sessions";
 
 export interface SessionDeps {
   sessions: SessionStore;
@@ -11,15 +12,31 @@ export interface SessionDeps {
   secureCookies: boolean;
 }
 
-/** Routes behind it get `account` (the valid session and its user) or answer 401. */
-export function sessionGuard(deps: SessionDeps) {
-  return new Elysia().resolve({ as: "scoped" }, ({ cookie }) => {
-    const token = sessionTokenFrom(cookie);
-    const account = validateSession(deps.sessions, deps.clock, token);
-    if (!account || !token) throw new ApiError(401, "UNAUTHORIZED", "Sign in to manage API keys.");
-    if (account.extended && account.session.persistent) {
-      setSessionCookie(cookie, token, { secure: deps.secureCookies, persistent: true });
-    }
-    return { account };
-  });
+export const sessionRequired = () => new ApiError(401, "UNAUTHORIZED", "Sign in to manage API keys.");
+
+/**
+ * Every route under `prefix` needs a session; they get `account` (the valid session and its user) or
+ * answer 401. The check runs when the request arrives, before Elysia reads or validates a body, so that
+ * without a session the answer is the same 401 whatever was sent. (Elysia's `onRequest` sees every
+ * request, hence the prefix.)
+ */
+export function sessionGuard(deps: SessionDeps, prefix: string) {
+  const checked = new WeakMap<Request, { account: ValidSession; token: string }>();
+  const covers = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
+  return new Elysia()
+    .onRequest(({ request }) => {
+      if (!covers(splitUrl(request.url).path)) return;
+      const token = sessionTokenFromHeader(request.headers.get("cookie"));
+      const account = validateSession(deps.sessions, deps.clock, token);
+      if (!account || !token) throw sessionRequired();
+      checked.set(request, { account, token });
+    })
+    .resolve({ as: "scoped" }, ({ request, cookie }) => {
+      const found = checked.get(request);
+      if (!found) throw sessionRequired();
+      if (found.account.extended && found.account.session.persistent) {
+        setSessionCookie(cookie, found.token, { secure: deps.secureCookies, persistent: true });
+      }
+      return { account: found.account };
+    });
 }

@@ -13,7 +13,15 @@ export interface SearchParams {
   readonly group: string | undefined;
   readonly page: number;
   readonly limit: number;
+  /**
+   * A value that no food can match (a `group` that is not 4 digits, a term with a control character, which
+   * no name contains): answered as an empty page without querying or caching anything.
+   */
+  readonly matchesNothing: boolean;
 }
+
+const GROUP_CODE = /^\d{4}$/;
+const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /**
  * Out-of-range page and limit are clamped, never an error; a value that is not an integer is a 400.
@@ -22,9 +30,12 @@ export interface SearchParams {
 export function parseSearchParams(query: SearchQuery): SearchParams {
   const q = (query.q ?? "").trim();
   if ([...q].length > QUERY_MAX_CHARS) throw validationError("q", `must be at most ${QUERY_MAX_CHARS} characters`);
+  const terms = q.split(/\s+/).map(foldForSearch).filter(Boolean);
+  const group = query.group || undefined;
   return {
-    terms: q.split(/\s+/).map(foldForSearch).filter(Boolean),
-    group: query.group || undefined,
+    terms,
+    group,
+    matchesNothing: (group !== undefined && !GROUP_CODE.test(group)) || terms.some((term) => CONTROL_CHARACTER.test(term)),
     page: clampedInteger("page", query.page, { fallback: 1, min: 1, max: Number.MAX_SAFE_INTEGER }),
     limit: clampedInteger("limit", query.limit, { fallback: PAGE_SIZE_DEFAULT, min: 1, max: PAGE_SIZE_MAX }),
   };

@@ -1,5 +1,5 @@
 import type { ZstdJson } from "../http/content-encoding";
-import { LruCache } from "./lru";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
 import { matchesAllTerms, rankCandidates } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
 import type { CatalogStore } from "./store";
@@ -7,8 +7,12 @@ import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchRes
 
 /** The trigram index needs three characters; shorter terms are checked on the candidates it returns. */
 const TRIGRAM = 3;
-/** Cached search answers hold at most this many items in all (references to shared item objects: ~2 MB). */
-const SEARCH_CACHE_ITEMS = 250_000;
+/**
+ * Ordered matches kept per (terms, group): references to shared item objects, 8 bytes each, plus the key.
+ * Every cache here is bounded in bytes, keys included, so no stream of distinct queries can grow memory.
+ */
+const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
+const REFERENCE_BYTES = 8;
 /** Decompressed food details kept: at most this many bytes of JSON. */
 const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
 
@@ -23,7 +27,7 @@ const ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
  * are computed once and kept in a bounded cache; a page is then a slice.
  */
 export function createFoodSearch(store: CatalogStore) {
-  const cache = new LruCache<string, readonly FoodSearchItem[]>(SEARCH_CACHE_ITEMS);
+  const cache = new LruCache<string, readonly FoodSearchItem[]>(SEARCH_CACHE_BYTES);
   // One item object per food, shared by every cached answer that lists it.
   const items = new Map<string, FoodSearchItem>();
   const toItem = ({ foodNumber, name }: FoodSearchItem): FoodSearchItem => {
@@ -47,7 +51,7 @@ export function createFoodSearch(store: CatalogStore) {
     let matches = cache.get(key);
     if (!matches) {
       matches = orderedMatches(terms, group);
-      cache.set(key, matches, matches.length + 1);
+      if (matches.length > 0) cache.set(key, matches, REFERENCE_BYTES * matches.length + stringBytes(key) + ENTRY_OVERHEAD_BYTES);
     }
     const offset = (page - 1) * limit;
     return { items: offset < matches.length ? matches.slice(offset, offset + limit) : [], total: matches.length, page, limit };
@@ -57,10 +61,16 @@ export function createFoodSearch(store: CatalogStore) {
     /** The answer to a query string (`q=chicken&limit=20`) as JSON text. Throws the 400 of a bad parameter. */
     jsonForQuery(rawQuery: string): string {
       let json = answers.get(rawQuery);
-      if (json === undefined) {
-        json = JSON.stringify(search(parseSearchQuery(rawQuery)));
-        answers.set(rawQuery, json, json.length + rawQuery.length);
-      }
+      if (json !== undefined) return json;
+      const params = parseSearchQuery(rawQuery);
+      // Junk that cannot match touches no cache: it would only push real answers out.
+      if (params.matchesNothing) return JSON.stringify({ items: [], total: 0, page: params.page, limit: params.limit } satisfies SearchResult);
+      const result = search(params);
+      json = JSON.stringify(result);
+      // Only answers with matches are kept: one that matches nothing costs an index probe to recompute, and
+      // streams of distinct junk names (which match nothing) would otherwise fill the cache and fragment the
+      // heap around it.
+      if (result.total > 0) answers.set(rawQuery, json, stringBytes(rawQuery) + stringBytes(json) + ENTRY_OVERHEAD_BYTES);
       return json;
     },
   };
@@ -86,7 +96,7 @@ export function createFoodDetails(store: CatalogStore) {
     let json = cache.get(foodNumber);
     if (json === undefined) {
       json = Bun.zstdDecompressSync(packed);
-      cache.set(foodNumber, json, json.byteLength);
+      cache.set(foodNumber, json, json.byteLength + ENTRY_OVERHEAD_BYTES);
     }
     return json;
   };

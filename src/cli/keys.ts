@@ -1,10 +1,11 @@
-import { isValidEmail, normalizeEmail } from "../accounts/email";
+import { parseEmail } from "../accounts/email";
 import { createAccountStore } from "../accounts/store";
 import { systemClock } from "../clock";
 import type { Config } from "../config/config";
 import { UsageError } from "../config/args";
 import { openStateDb } from "../db/state-db";
-import { issueKey } from "../keys/service";
+import { issueKey, KEY_NAME_MAX_LENGTH } from "../keys/service";
+import { parseName } from "../security/text";
 import { createKeyStore } from "../keys/store";
 
 /**
@@ -13,10 +14,11 @@ import { createKeyStore } from "../keys/store";
  */
 export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>, config: Config): number {
   if (positionals[0] !== "create") throw new UsageError("usage: foodapi keys create --email E --name N");
-  const email = normalizeEmail(flags.get("email") ?? "");
-  const name = (flags.get("name") ?? "").trim();
-  if (!isValidEmail(email)) throw new UsageError("--email must be a valid e-mail address");
-  if (name.length < 1 || name.length > 64) throw new UsageError("--name must be 1 to 64 characters");
+  const email = parseEmail(flags.get("email") ?? "");
+  const checked = parseName(flags.get("name") ?? "", KEY_NAME_MAX_LENGTH);
+  if (email === undefined) throw new UsageError("--email must be a valid e-mail address");
+  if (!checked.ok) throw new UsageError(`--name ${checked.problem}`);
+  const name = checked.name;
 
   const state = openStateDb(config.dataDir);
   try {

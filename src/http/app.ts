@@ -1,6 +1,6 @@
 import { Elysia, ValidationError } from "elysia";
 import { payloadTooLarge, readBodyText } from "./body";
-import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, validationError } from "./errors";
+import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, SECURITY_HEADERS, validationError } from "./errors";
 
 /** Every request body is at most 16 KiB: nothing this API accepts needs more. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -10,7 +10,10 @@ export const MAX_BODY_BYTES = 16 * 1024;
  * charset. Capabilities are mounted on it with `.use()` by the composition root.
  */
 export function createAppShell(options: { logError: (error: unknown) => void }) {
-  return new Elysia({ name: "foodapi-shell" })
+  // `standardHostname: false`: Elysia would otherwise take the path from a fixed offset, assuming a Host
+  // of at least four characters; with `Host: x` a request for `/anything/api/...` was routed to `/api/...`.
+  return new Elysia({ name: "foodapi-shell", handler: { standardHostname: false } })
+    .headers({ ...SECURITY_HEADERS })
     .onRequest(({ request }) => {
       // A declared length over the limit is refused before the body is read.
       if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {

@@ -18,10 +18,12 @@ export function clientIpOf(request: Request, header: string | null): string {
 
 const parsedIps = new Map<string, string | undefined>();
 const PARSED_IPS_MAX = 10_000;
+/** Longer than any IP address in text (45 characters for IPv6 with an IPv4 tail): not one, and not memoised. */
+const IP_TEXT_MAX = 64;
 
-/** Parsing is memoised: the same few addresses arrive again and again. */
+/** Parsing is memoised (the same few addresses arrive again and again); the memo holds short keys only. */
 function parseIp(raw: string | undefined | null): string | undefined {
-  if (!raw) return undefined;
+  if (!raw || raw.length > IP_TEXT_MAX) return undefined;
   if (parsedIps.has(raw)) return parsedIps.get(raw);
   if (parsedIps.size >= PARSED_IPS_MAX) parsedIps.clear();
   const parsed = parseIpUncached(raw);

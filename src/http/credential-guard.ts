@@ -1,6 +1,6 @@
 import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
-import { ApiError, errorResponse, JSON_CONTENT_TYPE, unauthorized } from "./errors";
+import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS, unauthorized } from "./errors";
 import { requestFacts } from "./request-context";
 
 /**
@@ -71,6 +71,7 @@ export function guardedJson(
       // The headers object is this request's own: completed in place rather than copied.
       const headers = outcome.headers;
       headers["content-type"] = JSON_CONTENT_TYPE;
+      headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
       if (!isZstdJson(body)) return new Response(body, { headers });
       headers.vary = "Accept-Encoding";
       if (!acceptsZstd(request.headers.get("accept-encoding"))) return new Response(body.decoded(), { headers });

@@ -54,15 +54,30 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
   };
 }
 
+const SLASH = 47;
+
 /**
- * Path and query of an absolute request URL, with string operations only (no URL object per request).
- * The one place a request URL is taken apart: the router and the access log both use it.
+ * Path and query of a request URL, with string operations only (no URL object per request). The one place
+ * a request URL is taken apart: the router, the limiter's buckets and the access log all use it, so they
+ * agree on the path. Bun gives an absolute URL built from the Host header, or just the request target
+ * (`/v1/meta`) when Host is missing or not a valid host: the path is what follows the authority, never a
+ * guess from a fixed offset.
  */
 export function splitUrl(url: string): { path: string; search: string } {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const start = url.charCodeAt(0) === SLASH ? 0 : url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return { path: "/", search: "" };
   const query = url.indexOf("?", start);
   return query === -1 ? { path: url.slice(start), search: "" } : { path: url.slice(start, query), search: url.slice(query + 1) };
+}
+
+
+/**
+ * The request with an absolute URL. Elysia's router reads the path from `request.url` after the scheme and
+ * authority, so a bare request target (no usable Host header) is given a placeholder authority first;
+ * every other request passes through untouched.
+ */
+export function withAbsoluteUrl(request: Request): Request {
+  return request.url.charCodeAt(0) === SLASH ? new Request(`http://unknown-host${request.url}`, request) : request;
 }
 
 function decodeSegment(segment: string): string {

@@ -16,12 +16,22 @@ export class ApiError extends Error {
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
+/**
+ * Headers every response carries: `nosniff`, so that a browser never reads a JSON answer (which may echo
+ * user text) as anything else. Set by the shell for Elysia's answers and by the answers built outside it.
+ */
+export const SECURITY_HEADERS = { "x-content-type-options": "nosniff" } as const;
+
+/** For answers that carry a secret (a session token, a plaintext key, a trial token): never stored by a cache. */
+export const NO_STORE = { "cache-control": "no-store" } as const;
+
 /** `contextHeaders`: headers a route already decided on (RateLimit), kept on the error response. */
 export function errorResponse(error: ApiError, contextHeaders: Record<string, unknown> = {}): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(contextHeaders)) if (typeof value === "string") headers.set(name, value);
   for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
   headers.set("content-type", JSON_CONTENT_TYPE);
+  headers.set("x-content-type-options", SECURITY_HEADERS["x-content-type-options"]);
   return new Response(JSON.stringify({ code: error.code, message: error.message }), { status: error.status, headers });
 }
 
@@ -47,6 +57,6 @@ export const unauthorized = () =>
 export function jsonResponse(body: string | object, status = 200): Response {
   return new Response(typeof body === "string" ? body : JSON.stringify(body), {
     status,
-    headers: { "content-type": JSON_CONTENT_TYPE },
+    headers: { "content-type": JSON_CONTENT_TYPE, ...SECURITY_HEADERS },
   });
 }

@@ -1,7 +1,6 @@
 import type { Server } from "bun";
 import { clientIpOf } from "./client-ip";
-import { splitUrl } from "./direct-routes";
-import { MAX_BODY_BYTES } from "./app";
+import { splitUrl, withAbsoluteUrl } from "./direct-routes";
 import { ApiError, errorResponse } from "./errors";
 import { requestFacts } from "./request-context";
 
@@ -38,12 +37,15 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     hostname: options.hostname,
     port: options.port,
     reusePort: options.reusePort ?? false,
-    // Only a backstop: the app answers oversized bodies with a JSON 413 itself and never reads more than
-    // MAX_BODY_BYTES of a body. Bun's own limit answers first, with an empty 413, so it sits far above.
-    maxRequestBodySize: 8192 * MAX_BODY_BYTES,
-    fetch(request, server) {
+    // No limit of Bun's own: it would answer a large declared length first, with an empty, unlogged 413.
+    // The app answers oversized bodies with its JSON 413 from the declared length, and never reads more
+    // than MAX_BODY_BYTES of a body without one.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch(received, server) {
       const started = performance.now();
-      requestFacts(request).peerAddress = server.requestIP(request)?.address;
+      const request = withAbsoluteUrl(received);
+      // The peer address is asked of the request Bun handed in: a copy is unknown to the server.
+      requestFacts(request).peerAddress = server.requestIP(received)?.address;
       const response = options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
       return response instanceof Promise ? response.then((r) => logged(request, r, started)) : logged(request, response, started);

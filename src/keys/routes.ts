@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, NO_STORE, validationError } from "../http/errors";
+import { parseName } from "../security/text";
 import { originCheck } from "../http/origin-check";
 import { CreateKeyBody, IssuedKey, KeyList, type ListedKey } from "./model";
 import type { ApiKey } from "./schema";
@@ -25,13 +26,14 @@ export function keyRoutes(deps: SessionDeps & { keys: KeyStore; allowedOrigins: 
   const { keys, clock } = deps;
   return new Elysia({ prefix: "/v1/keys" })
     .use(originCheck(deps.allowedOrigins))
-    .use(sessionGuard(deps))
+    .use(sessionGuard(deps, "/v1/keys"))
     .post(
       "",
       ({ body, account, set }) => {
-        const name = body.name.trim();
-        if (name.length < 1 || name.length > KEY_NAME_MAX_LENGTH) throw validationError("name", `must be 1 to ${KEY_NAME_MAX_LENGTH} characters`);
-        const result = issueKey(keys, clock, account.user.id, name);
+        Object.assign(set.headers, NO_STORE);
+        const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
+        if (!checked.ok) throw validationError("name", checked.problem);
+        const result = issueKey(keys, clock, account.user.id, checked.name);
         if (!result.ok) {
           throw new ApiError(409, "KEY_LIMIT_REACHED", `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`);
         }

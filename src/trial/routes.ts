@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Config } from "../config/config";
 import { clientIpOf } from "../http/client-ip";
+import { NO_STORE } from "../http/errors";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { newChallenge } from "./challenge";
@@ -22,7 +23,7 @@ export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter
     : app.get(
         "/trial-challenge",
         async ({ set }) => {
-          set.headers["cache-control"] = "no-store";
+          Object.assign(set.headers, NO_STORE);
           return newChallenge(deps.secrets.challenge, deps.clock);
         },
         { detail: { summary: "A signed ALTCHA proof-of-work challenge (expires in 10 minutes)", tags: ["Trial"] } },
@@ -32,6 +33,7 @@ export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter
     async ({ body, request, set }) => {
       const issued = await redeemChallenge(deps, body.challengeToken, clientIpOf(request, deps.config.clientIpHeader));
       set.status = 201;
+      Object.assign(set.headers, NO_STORE);
       return issued;
     },
     {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Clock } from "../clock";
 import type { Config } from "../config/config";
 import { ApiError } from "../http/errors";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
 import { checkChallengeToken } from "./challenge";
 import type { TrialStore } from "./store";
 import { issueTrialToken, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "./token";
@@ -56,14 +57,26 @@ export interface TrialQuota {
   resetSeconds: number;
 }
 
-/** Counts one request against the token's lifetime quota (exact under concurrency and across processes). */
-export function consumeTrialQuota(deps: Pick<TrialDeps, "store" | "clock">, jti: string, expiresAtMs: number): TrialQuota {
-  const used = deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs);
-  return {
-    allowed: used !== null,
-    limit: TRIAL_TOKEN_REQUESTS,
-    remaining: used === null ? 0 : TRIAL_TOKEN_REQUESTS - used,
-    windowSeconds: TRIAL_TOKEN_LIFETIME_SECONDS,
-    resetSeconds: Math.max(1, Math.ceil((expiresAtMs - deps.clock()) / 1000)),
+/** Tokens known to be used up, per process: ~64 bytes of id each, so a few thousand fit in a megabyte. */
+const EXHAUSTED_MEMO_BYTES = 1024 * 1024;
+
+/**
+ * Counts one request against a token's lifetime quota (exact under concurrency and across processes, one
+ * atomic write per request). A token's quota never comes back, so once the store says a token is used up
+ * this process remembers it and refuses it from memory: a client hammering with an exhausted token costs
+ * no write transaction (bounded memo; a forgotten token is simply asked of the store again).
+ */
+export function createTrialQuota(deps: Pick<TrialDeps, "store" | "clock">) {
+  const exhausted = new LruCache<string, true>(EXHAUSTED_MEMO_BYTES);
+  return (jti: string, expiresAtMs: number): TrialQuota => {
+    const used = exhausted.get(jti) ? null : deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs);
+    if (used === null) exhausted.set(jti, true, stringBytes(jti) + ENTRY_OVERHEAD_BYTES);
+    return {
+      allowed: used !== null,
+      limit: TRIAL_TOKEN_REQUESTS,
+      remaining: used === null ? 0 : TRIAL_TOKEN_REQUESTS - used,
+      windowSeconds: TRIAL_TOKEN_LIFETIME_SECONDS,
+      resetSeconds: Math.max(1, Math.ceil((expiresAtMs - deps.clock()) / 1000)),
+    };
   };
 }

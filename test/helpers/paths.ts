@@ -4,4 +4,5 @@ export const ROOT = resolve(import.meta.dir, "../..");
 export const SR28_DIR = resolve(process.env.FOODAPI_SR28_DIR ?? resolve(ROOT, "../shared/datasets/usda-sr28"));
 /** Built by build.sh, which the test command runs first. */
 export const CATALOG_PATH = resolve(ROOT, "dist/catalog.sqlite");
-export const BINARY_PATH = resolve(ROOT, "dist/foodapi");
+/** FOODAPI_TEST_BINARY runs the binary tests against another build (say, the previous commit's, to see a regression test fail). */
+export const BINARY_PATH = resolve(process.env.FOODAPI_TEST_BINARY ?? resolve(ROOT, "dist/foodapi"));
