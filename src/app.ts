@@ -7,6 +7,7 @@ import type { Config } from "./config/config";
 import { catalogRoutes } from "./catalog/routes";
 import { createCatalogStore } from "./catalog/store";
 import { dashboardRoutes } from "./dashboard/routes";
+import { createHousekeeping } from "./db/housekeeping";
 import type { StateDb } from "./db/state-db";
 import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/app";
@@ -32,6 +33,8 @@ export interface AppDeps {
   logError: (error: unknown) => void;
   /** Registers work to do when the server stops (giving back unused rate-limit leases). */
   onShutdown?: (task: () => void) => void;
+  /** Run the housekeeping job on its timer (a serving process); tests call `housekeeping.run()` themselves. */
+  housekeeping?: boolean;
 }
 
 /** The composition root of the HTTP API: stores over the two databases, capabilities mounted on the shell. */
@@ -41,9 +44,20 @@ export function createFoodApi(deps: AppDeps) {
   const keys = createKeyStore(deps.state);
   const accounts = createAccountStore(deps.state);
   const sessions = createSessionStore(deps.state);
-  const limiter = createLimiter(createLimitStore(deps.state), clock);
+  const limitStore = createLimitStore(deps.state);
+  const limiter = createLimiter(limitStore, clock);
   deps.onShutdown?.(() => limiter.releaseLeases({ all: true }));
   const trialStore = createTrialStore(deps.state);
+  const housekeeping = createHousekeeping({
+    sweepers: { sessions: sessions.sweepExpired, trial: trialStore.sweepExpired, rateCounters: limitStore.sweep, keys: keys.sweep },
+    releaseLeases: () => limiter.releaseLeases(),
+    clock,
+    logError: deps.logError,
+  });
+  if (deps.housekeeping) {
+    housekeeping.start();
+    deps.onShutdown?.(() => housekeeping.stop());
+  }
   const trial: TrialDeps = {
     store: trialStore,
     clock,
@@ -94,7 +108,7 @@ export function createFoodApi(deps: AppDeps) {
   const elysia = createAppShell({ logError: deps.logError })
     .use(metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get() }))
     .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
-    .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins }))
+    .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
     .use(catalogApi.documented)
     .use(dashboardRoutes())
@@ -103,6 +117,7 @@ export function createFoodApi(deps: AppDeps) {
     /** Every request goes here: the hot data routes directly, everything else through Elysia. */
     handle: createDispatcher(catalogApi.direct, elysia.handle, deps.logError),
     elysia,
+    housekeeping,
   };
 }
 

@@ -1,6 +1,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { openStateDb } from "../src/db/state-db";
+import { createKeyStore } from "../src/keys/store";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { BASE, createTestApp, type TestApp } from "./helpers/test-app";
@@ -182,6 +184,53 @@ describe("RateLimit's t", () => {
       expect(response.headers.get("ratelimit-policy")).toBe('"free";q=1000;w=3600');
       expect(Number(t)).toBeLessThanOrEqual(3600);
       expect(Number(t)).toBeGreaterThan(3500);
+    } finally {
+      app.close();
+    }
+  });
+});
+
+describe("key churn", () => {
+  test("issuing is limited per account: past the limit 429 RATE_LIMITED with Retry-After", async () => {
+    const app = createTestApp({ env: { FOODAPI_KEY_ISSUE_LIMIT: "3/1h" } });
+    try {
+      const signUp = (email: string) => app.request("/api/auth/sign-up/email", jsonPost({ email, password: "password123", name: "C" }));
+      const cookie = sessionCookie(await signUp("churn@example.com"));
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await app.request("/v1/keys", jsonPost({ name: `k${i}` }, { cookie }));
+        statuses.push(response.status);
+        if (response.status === 201) await app.request(`/v1/keys/${((await response.json()) as any).id}`, { method: "DELETE", headers: { cookie } });
+        else {
+          expect(((await response.json()) as any).code).toBe("RATE_LIMITED");
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        }
+      }
+      expect(statuses).toEqual([201, 201, 201, 429]);
+      // Per account: another one issues as usual.
+      const other = sessionCookie(await signUp("other-churn@example.com"));
+      expect((await app.request("/v1/keys", jsonPost({ name: "k" }, { cookie: other }))).status).toBe(201);
+    } finally {
+      app.close();
+    }
+  });
+
+  test("a revocation drops that key from another process's cache, not every key", () => {
+    const app = createTestApp();
+    try {
+      const a = app.issueKey("p@example.com", "a");
+      const b = app.issueKey("p@example.com", "b");
+      // Another process on the same data directory: its own state connection and key cache.
+      const otherState = openStateDb(app.dataDir);
+      const otherProcess = createKeyStore(otherState);
+      expect(otherProcess.findActiveByHash(a.keyHash)?.id).toBe(a.id);
+      expect(otherProcess.findActiveByHash(b.keyHash)?.id).toBe(b.id);
+      expect(createKeyStore(app.state).revoke(a.userId, a.id, Date.now())).toBe(true);
+      expect(otherProcess.findActiveByHash(a.keyHash)).toBeUndefined();
+      // b is still answered from the cache: with its row gone behind the cache's back, it is still found.
+      app.state.sqlite.run("DELETE FROM api_keys WHERE id = ?", [b.id]);
+      expect(otherProcess.findActiveByHash(b.keyHash)?.id).toBe(b.id);
+      otherState.sqlite.close();
     } finally {
       app.close();
     }

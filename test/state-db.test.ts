@@ -6,7 +6,7 @@ import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { sessions, users } from "../src/accounts/schema";
 import { openStateDb } from "../src/db/state-db";
 import { STATE_MIGRATIONS } from "../src/db/state-migrations";
-import { apiKeys } from "../src/keys/schema";
+import { apiKeys, keyRevocations } from "../src/keys/schema";
 import { rateCounters } from "../src/limits/schema";
 import { secrets, trialUsage, usedChallenges } from "../src/trial/schema";
 import { startServer } from "./helpers/binary";
@@ -18,9 +18,10 @@ describe("the state database", () => {
     try {
       expect(state.sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: STATE_MIGRATIONS.length });
       expect(state.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-      const tables = [users, sessions, apiKeys, rateCounters, secrets, usedChallenges, trialUsage] as SQLiteTable[];
+      const tables = [users, sessions, apiKeys, keyRevocations, rateCounters, secrets, usedChallenges, trialUsage] as SQLiteTable[];
       const actualTables = state.sqlite
-        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        // sqlite_sequence is SQLite's own, for AUTOINCREMENT.
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'sqlite_sequence' ORDER BY name")
         .all()
         .map((t) => t.name);
       expect(actualTables).toEqual(tables.map((t) => getTableConfig(t).name).sort());

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray, lte } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { sessions, users, type Session, type User } from "./schema";
 
@@ -26,6 +26,12 @@ export function createSessionStore({ db }: StateDb) {
 
     delete(id: string): void {
       db.delete(sessions).where(eq(sessions.id, id)).run();
+    },
+
+    /** Deletes up to `batch` expired sessions; returns how many went. */
+    sweepExpired(now: number, batch: number): number {
+      const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch);
+      return db.delete(sessions).where(inArray(sessions.id, due)).returning({ id: sessions.id }).all().length;
     },
   };
 }

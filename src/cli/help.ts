@@ -17,6 +17,7 @@ Options (flag, environment variable, default):
   --free-limit        FOODAPI_FREE_LIMIT        1000/1h
   --auth-limit        FOODAPI_AUTH_LIMIT        10/1m
   --trial-ip-limit    FOODAPI_TRIAL_IP_LIMIT    10/1h
+  --key-issue-limit   FOODAPI_KEY_ISSUE_LIMIT   60/1h (API keys issued per account)
   --catalog           FOODAPI_CATALOG           (the embedded catalog)
   --cache-dir         FOODAPI_CACHE_DIR         $XDG_CACHE_HOME/foodapi or ~/.cache/foodapi (the embedded
                                                 catalog is copied there once, to be memory-mapped)

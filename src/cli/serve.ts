@@ -47,6 +47,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     clock: systemClock,
     logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
     onShutdown: (task) => shutdownTasks.push(task),
+    housekeeping: true,
   });
 
   let workers: WorkerFleet | undefined;

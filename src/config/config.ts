@@ -22,6 +22,8 @@ export interface Config {
   readonly freeLimit: RateSpec;
   readonly authLimit: RateSpec;
   readonly trialIpLimit: RateSpec;
+  /** API keys an account may issue per window. */
+  readonly keyIssueLimit: RateSpec;
   readonly trialSecret: string | undefined;
   readonly turnstileSecretKey: string | undefined;
   readonly turnstileVerifyUrl: string;
@@ -137,6 +139,7 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     freeLimit: rate("free-limit", "FOODAPI_FREE_LIMIT", "1000/1h"),
     authLimit: rate("auth-limit", "FOODAPI_AUTH_LIMIT", "10/1m"),
     trialIpLimit: rate("trial-ip-limit", "FOODAPI_TRIAL_IP_LIMIT", "10/1h"),
+    keyIssueLimit: rate("key-issue-limit", "FOODAPI_KEY_ISSUE_LIMIT", "60/1h"),
     trialSecret,
     turnstileSecretKey: get(null, "TURNSTILE_SECRET_KEY")?.value || undefined,
     turnstileVerifyUrl: turnstileUrlIn

@@ -51,4 +51,19 @@ export const STATE_MIGRATIONS: readonly string[] = [
      count INTEGER NOT NULL,
      PRIMARY KEY (bucket, slot)
    ) WITHOUT ROWID;`,
+  // Housekeeping sweeps by expiry, so every table that holds history gets an expiry index; rate counters
+  // learn when they stop counting (rows from before this step: a day from now, longer than any default
+  // window). Revocations are logged so that each process drops just the revoked key from its cache.
+  `ALTER TABLE rate_counters ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
+   UPDATE rate_counters SET expires_at = (CAST(strftime('%s', 'now') AS INTEGER) + 86400) * 1000;
+   CREATE INDEX rate_counters_expiry_idx ON rate_counters (expires_at);
+   CREATE INDEX sessions_expiry_idx ON sessions (expires_at);
+   CREATE INDEX trial_usage_expiry_idx ON trial_usage (expires_at);
+   CREATE INDEX used_challenges_expiry_idx ON used_challenges (expires_at);
+   CREATE INDEX api_keys_revoked_idx ON api_keys (revoked_at) WHERE revoked_at IS NOT NULL;
+   CREATE TABLE key_revocations (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     key_hash TEXT NOT NULL,
+     revoked_at INTEGER NOT NULL
+   );`,
 ];

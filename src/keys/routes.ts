@@ -1,6 +1,9 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
 import { ApiError, NO_STORE, validationError } from "../http/errors";
+import type { RateSpec } from "../config/config";
+import { tooManyRequests } from "../limits/http";
+import type { Limiter } from "../limits/limiter";
 import { parseName } from "../security/text";
 import { originCheck } from "../http/origin-check";
 import { CreateKeyBody, IssuedKey, KeyList, type ListedKey } from "./model";
@@ -22,7 +25,9 @@ function toListedKey(key: ApiKey): ListedKey {
 }
 
 /** `/v1/keys`: the signed-in user's own API keys. Never shows a plaintext key except once, at issue. */
-export function keyRoutes(deps: SessionDeps & { keys: KeyStore; allowedOrigins: ReadonlySet<string> }) {
+export function keyRoutes(
+  deps: SessionDeps & { keys: KeyStore; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
+) {
   const { keys, clock } = deps;
   return new Elysia({ prefix: "/v1/keys" })
     .use(originCheck(deps.allowedOrigins))
@@ -33,6 +38,11 @@ export function keyRoutes(deps: SessionDeps & { keys: KeyStore; allowedOrigins: 
         Object.assign(set.headers, NO_STORE);
         const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
         if (!checked.ok) throw validationError("name", checked.problem);
+        // Issuing is limited per account: each issue and revoke is a write and a cache change everywhere.
+        const allowance = deps.limiter.consume(`key-issue:${account.user.id}`, deps.issueLimit);
+        if (!allowance.allowed) {
+          throw tooManyRequests("RATE_LIMITED", "This account has issued too many keys recently. Try again later.", allowance);
+        }
         const result = issueKey(keys, clock, account.user.id, checked.name);
         if (!result.ok) {
           throw new ApiError(409, "KEY_LIMIT_REACHED", `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`);

@@ -19,3 +19,13 @@ export const apiKeys = sqliteTable(
 );
 
 export type ApiKey = typeof apiKeys.$inferSelect;
+
+/**
+ * Revocations in order, so that every process can drop exactly the revoked keys from its cache (the
+ * revocation epoch only says that something changed). Kept an hour, then swept.
+ */
+export const keyRevocations = sqliteTable("key_revocations", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  keyHash: text("key_hash").notNull(),
+  revokedAt: integer("revoked_at").notNull(),
+});

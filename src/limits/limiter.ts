@@ -28,8 +28,11 @@ export interface LimitResult {
 
 export interface Limiter {
   consume(bucket: string, spec: RateSpec): LimitResult;
-  /** Gives back the unused part of leases whose slot has passed (all of them with `all`). */
-  releaseLeases(options?: { all?: boolean }): void;
+  /**
+   * Forgets leases whose slot or lifetime has passed, giving back their unused part (every lease with
+   * `all`). Returns how many leases this process still holds.
+   */
+  releaseLeases(options?: { all?: boolean }): number;
 }
 
 const MAX_LEASE = 1024;
@@ -92,7 +95,7 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       // Double a lease that ran out while still fresh, as long as plenty of quota is left for others.
       const left = spec.limit - (lease?.usedAtGrant ?? 0);
       const wanted = lease && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.granted * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
-      const grant = store.grant(bucket, spec.limit, slot, slots, wanted, unused);
+      const grant = store.grant(bucket, spec.limit, slot, slots, slotMs, wanted, unused);
       const next: Lease = {
         slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot,
       };
@@ -123,6 +126,7 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
         clearInterval(releaseTimer);
         releaseTimer = undefined;
       }
+      return leases.size;
     },
   };
 }

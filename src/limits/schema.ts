@@ -13,6 +13,8 @@ export const rateCounters = sqliteTable(
     bucket: text("bucket").notNull(),
     slot: integer("slot").notNull(),
     count: integer("count").notNull(),
+    /** When the slot stops counting for any window (epoch ms): the housekeeping job deletes it then. */
+    expiresAt: integer("expires_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.slot] })],
 );

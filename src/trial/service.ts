@@ -41,9 +41,8 @@ export async function redeemChallenge(deps: TrialDeps, challengeToken: string, c
   } else {
     const check = await checkChallengeToken(deps.secrets.challenge, deps.clock, challengeToken);
     // Recorded only once verified, so unverified payloads cannot fill the store.
-    if (!check.ok || !deps.store.markChallengeUsed(check.id, check.expiresAt, deps.clock())) throw challengeFailed();
+    if (!check.ok || !deps.store.markChallengeUsed(check.id, check.expiresAt)) throw challengeFailed();
   }
-  deps.store.pruneExpired(deps.clock());
   const { token, claims } = issueTrialToken(deps.secrets.token, deps.clock);
   return { token, expiresAt: new Date(claims.exp * 1000).toISOString() };
 }

@@ -1,4 +1,4 @@
-import { and, eq, lt, lte, sql } from "drizzle-orm";
+import { eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { secrets, trialUsage, usedChallenges } from "./schema";
 
@@ -14,8 +14,7 @@ export function createTrialStore({ db }: StateDb) {
     },
 
     /** Records a redeemed challenge; false when it was redeemed before (a replay). */
-    markChallengeUsed(id: string, expiresAt: number, now: number): boolean {
-      db.delete(usedChallenges).where(lte(usedChallenges.expiresAt, now)).run();
+    markChallengeUsed(id: string, expiresAt: number): boolean {
       const inserted = db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning().all();
       return inserted.length > 0;
     },
@@ -35,9 +34,18 @@ export function createTrialStore({ db }: StateDb) {
       return row?.used ?? null;
     },
 
-    /** Forgets usage of tokens that have expired (they fail the signature check's expiry anyway). */
-    pruneExpired(now: number): void {
-      db.delete(trialUsage).where(and(lte(trialUsage.expiresAt, now))).run();
+    /**
+     * Forgets up to `batch` each of expired tokens' usage (they fail the signature check's expiry anyway)
+     * and of redeemed challenges past their own expiry (a replay of one fails its expiry check). Returns
+     * how many rows went.
+     */
+    sweepExpired(now: number, batch: number): number {
+      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, now)).limit(batch);
+      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, now)).limit(batch);
+      return (
+        db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }).all().length +
+        db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }).all().length
+      );
     },
   };
 }
