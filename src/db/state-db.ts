@@ -13,11 +13,13 @@ export type StateDb = ReturnType<typeof openStateDb>;
 export function openStateDb(dataDir: string) {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const sqlite = new Database(join(dataDir, "state.sqlite"), { create: true, strict: true });
+  // First of all: switching to WAL takes an exclusive lock, and without a timeout a process that finds
+  // another one holding it fails at once with "database is locked" instead of waiting its turn.
+  sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA journal_mode = WAL");
   // NORMAL in WAL mode: a commit is in the log before it is acknowledged, so a killed process loses
   // nothing; only an OS crash or power cut can roll back the latest commits.
   sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   return { sqlite, db: drizzle(sqlite), dataDir };
