@@ -51,4 +51,7 @@ export const STATE_MIGRATIONS: readonly string[] = [
      count INTEGER NOT NULL,
      PRIMARY KEY (bucket, slot)
    ) WITHOUT ROWID;`,
+  // One row that /healthz rewrites now and then: a real write, so a full disk or a read-only file system
+  // shows as unhealthy even while no request happens to write (src/db/storage-health.ts).
+  `CREATE TABLE storage_probe (id INTEGER PRIMARY KEY CHECK (id = 1), written_at INTEGER NOT NULL);`,
 ];
