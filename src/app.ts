@@ -9,10 +9,12 @@ import { createCatalogStore } from "./catalog/store";
 import { dashboardRoutes } from "./dashboard/routes";
 import { createHousekeeping } from "./db/housekeeping";
 import type { StateDb } from "./db/state-db";
+import { createStorageHealth } from "./db/storage-health";
 import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/app";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
 import { createDispatcher } from "./http/direct-routes";
+import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
 import { verifyKey } from "./keys/service";
 import { createKeyStore } from "./keys/store";
@@ -104,9 +106,13 @@ export function createFoodApi(deps: AppDeps) {
     };
   };
 
+  // A storage fault anywhere (Elysia route or direct route) is a 503 and marks the storage unhealthy.
+  const storage = createStorageHealth(deps.state.sqlite, deps.logError);
+  const toApiError = createErrorMapper({ logError: deps.logError, onStorageFault: storage.recordFault });
+
   const catalogApi = catalogRoutes(catalog, createCredentialGuard(verifiers, admit));
-  const elysia = createAppShell({ logError: deps.logError })
-    .use(metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get() }))
+  const elysia = createAppShell({ toApiError })
+    .use(metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get(), stateWritable: storage.writable }))
     .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
     .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
@@ -115,7 +121,7 @@ export function createFoodApi(deps: AppDeps) {
     .use(docsRoutes(config));
   return {
     /** Every request goes here: the hot data routes directly, everything else through Elysia. */
-    handle: createDispatcher(catalogApi.direct, elysia.handle, deps.logError),
+    handle: createDispatcher(catalogApi.direct, elysia.handle, toApiError),
     elysia,
     housekeeping,
   };

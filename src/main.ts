@@ -3,6 +3,7 @@ import { HELP } from "./cli/help";
 import { parseArgs, UsageError } from "./config/args";
 import { ConfigError, loadConfig } from "./config/config";
 import { CatalogUnavailable } from "./db/catalog-db";
+import { DataDirUnusable } from "./db/storage-fault";
 import { SERVICE_NAME, SERVICE_VERSION } from "./meta/version";
 
 /**
@@ -39,7 +40,7 @@ main(process.argv.slice(2)).then(
       console.error(`foodapi: ${error.message}`);
       process.exit(2);
     }
-    if (error instanceof CatalogUnavailable) {
+    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable) {
       console.error(`foodapi: ${error.message}`);
       process.exit(1);
     }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { sessions, users } from "../src/accounts/schema";
+import { storageProbe } from "../src/db/schema";
 import { openStateDb } from "../src/db/state-db";
 import { STATE_MIGRATIONS } from "../src/db/state-migrations";
 import { apiKeys, keyRevocations } from "../src/keys/schema";
@@ -18,7 +19,7 @@ describe("the state database", () => {
     try {
       expect(state.sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: STATE_MIGRATIONS.length });
       expect(state.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-      const tables = [users, sessions, apiKeys, keyRevocations, rateCounters, secrets, usedChallenges, trialUsage] as SQLiteTable[];
+      const tables = [users, sessions, apiKeys, keyRevocations, rateCounters, secrets, usedChallenges, trialUsage, storageProbe] as SQLiteTable[];
       const actualTables = state.sqlite
         // sqlite_sequence is SQLite's own, for AUTOINCREMENT.
         .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'sqlite_sequence' ORDER BY name")

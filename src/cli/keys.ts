@@ -4,6 +4,7 @@ import { systemClock } from "../clock";
 import type { Config } from "../config/config";
 import { UsageError } from "../config/args";
 import { openStateDb } from "../db/state-db";
+import { dataDirUnusable, storageFault } from "../db/storage-fault";
 import { issueKey, KEY_NAME_MAX_LENGTH } from "../keys/service";
 import { parseName } from "../security/text";
 import { createKeyStore } from "../keys/store";
@@ -37,6 +38,9 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
     console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email}; it is shown once, below`);
     process.stdout.write(`${issued.key}\n`);
     return 0;
+  } catch (error) {
+    // A disk that fills up after the database opened: the same one line as an unusable directory.
+    throw storageFault(error) ? dataDirUnusable(config.dataDir, error) : error;
   } finally {
     state.sqlite.close();
   }

@@ -3,6 +3,7 @@ import { systemClock } from "../clock";
 import { type Config, withBoundPort } from "../config/config";
 import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
+import { dataDirUnusable } from "../db/storage-fault";
 import { createAccessLog } from "../http/access-log";
 import { startHttpServer } from "../http/server";
 import { announce } from "./announce";
@@ -40,15 +41,20 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     worker: role?.index ?? (leading ? 0 : undefined),
   });
   config = withBoundPort(config, server.port!);
-  app = createFoodApi({
-    config,
-    catalog,
-    state,
-    clock: systemClock,
-    logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
-    onShutdown: (task) => shutdownTasks.push(task),
-    housekeeping: true,
-  });
+  try {
+    app = createFoodApi({
+      config,
+      catalog,
+      state,
+      clock: systemClock,
+      logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
+      onShutdown: (task) => shutdownTasks.push(task),
+      housekeeping: true,
+    });
+  } catch (error) {
+    // Building the app writes to the data directory too (the generated trial secret, keys.epoch).
+    throw dataDirUnusable(config.dataDir, error);
+  }
 
   let workers: WorkerFleet | undefined;
   let started = true;

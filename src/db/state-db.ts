@@ -1,26 +1,75 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { STATE_MIGRATIONS } from "./state-migrations";
+import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
 
 /**
  * The state database (accounts, sessions, key hashes, counters, secrets) in the data directory. Opened in
- * one place that sets WAL, a busy timeout for concurrent writers and foreign keys, and migrates.
+ * one place that sets the files' permissions, WAL, a busy timeout for concurrent writers and foreign keys,
+ * and migrates. A directory it cannot use is a `DataDirUnusable` naming it and why.
  */
 export type StateDb = ReturnType<typeof openStateDb>;
 
 export function openStateDb(dataDir: string) {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new Database(join(dataDir, "state.sqlite"), { create: true, strict: true });
+  const file = join(dataDir, "state.sqlite");
+  try {
+    prepareFiles(dataDir, file);
+    const sqlite = openDatabase(file);
+    return { sqlite, db: drizzle(sqlite), dataDir };
+  } catch (error) {
+    throw dataDirUnusable(dataDir, error);
+  }
+}
+
+/** The state files hold password hashes, session and key hashes and the trial secret: owner only. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/**
+ * The directory and `state.sqlite` with owner-only permissions before SQLite opens it: SQLite gives the
+ * -wal and -shm files it creates the database file's mode, whatever the umask. Files left by an older
+ * version (0644 under a common umask) are tightened. A directory that exists is left as the operator made
+ * it; one this creates is 0700 even under a umask that would strip the owner's bits.
+ */
+function prepareFiles(dataDir: string, file: string): void {
+  if (mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined) chmodSync(dataDir, DIR_MODE);
+  if (!statSync(dataDir).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR", syscall: "stat", path: dataDir });
+  // Root passes this whatever the mode, but not on a read-only file system.
+  accessSync(dataDir, constants.W_OK | constants.X_OK);
+  closeSync(openSync(file, "a", FILE_MODE));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if ((statSync(path).mode & 0o777) !== FILE_MODE) chmodSync(path, FILE_MODE);
+    } catch (error) {
+      // The WAL and SHM files exist only while some process has the database open.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
+
+function openDatabase(file: string) {
+  const sqlite = new Database(file, { create: true, strict: true });
+  try {
+    configure(sqlite);
+    migrate(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return sqlite;
+}
+
+function configure(sqlite: Database): void {
+  // First of all: switching to WAL takes an exclusive lock, and without a timeout a process that finds
+  // another one holding it fails at once with "database is locked" instead of waiting its turn.
+  sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA journal_mode = WAL");
   // NORMAL in WAL mode: a commit is in the log before it is acknowledged, so a killed process loses
   // nothing; only an OS crash or power cut can roll back the latest commits.
   sqlite.run("PRAGMA synchronous = NORMAL");
-  sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA foreign_keys = ON");
-  migrate(sqlite);
-  return { sqlite, db: drizzle(sqlite), dataDir };
 }
 
 function migrate(sqlite: Database): void {
@@ -30,7 +79,9 @@ function migrate(sqlite: Database): void {
   const step = sqlite.transaction((): boolean => {
     const version = schemaVersion();
     if (version > STATE_MIGRATIONS.length) {
-      throw new Error(`state database is at schema version ${version}, newer than this binary knows (${STATE_MIGRATIONS.length})`);
+      throw new DataDirUnusable(
+        `the state database ${sqlite.filename} is at schema version ${version}, newer than this foodapi knows (${STATE_MIGRATIONS.length}); run the newer version`,
+      );
     }
     if (version === STATE_MIGRATIONS.length) return false;
     sqlite.run(STATE_MIGRATIONS[version]!);

@@ -1,5 +1,6 @@
 import { Elysia, ValidationError } from "elysia";
 import { payloadTooLarge, readBodyText } from "./body";
+import type { ErrorMapper } from "./error-mapping";
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, SECURITY_HEADERS, validationError } from "./errors";
 
 /** Every request body is at most 16 KiB: nothing this API accepts needs more. */
@@ -9,7 +10,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
  * The Elysia app shell: the one place errors become `{code, message}` responses and JSON gets its
  * charset. Capabilities are mounted on it with `.use()` by the composition root.
  */
-export function createAppShell(options: { logError: (error: unknown) => void }) {
+export function createAppShell(options: { toApiError: ErrorMapper }) {
   // `standardHostname: false`: Elysia would otherwise take the path from a fixed offset, assuming a Host
   // of at least four characters; with `Host: x` a request for `/anything/api/...` was routed to `/api/...`.
   return new Elysia({ name: "foodapi-shell", handler: { standardHostname: false } })
@@ -49,8 +50,7 @@ export function createAppShell(options: { logError: (error: unknown) => void }) 
           if (error.type !== "response") return errorResponse(describeValidation(error));
           break;
       }
-      options.logError(error);
-      return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side."));
+      return errorResponse(options.toApiError(error));
     });
 }
 

@@ -1,4 +1,5 @@
-import { ApiError, errorResponse } from "./errors";
+import type { ErrorMapper } from "./error-mapping";
+import { errorResponse } from "./errors";
 
 /**
  * The hot read routes, answered before Elysia. Elysia's generic request pipeline (context, hooks, header
@@ -26,7 +27,7 @@ export interface DirectRoute {
 
 export type Handle = (request: Request) => Response | Promise<Response>;
 
-export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, logError: (error: unknown) => void): Handle {
+export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, toApiError: ErrorMapper): Handle {
   const exact = new Map<string, DirectHandler>();
   const withParam = new Map<string, DirectHandler>();
   for (const route of routes) (route.param ? withParam : exact).set(route.path, route.handle);
@@ -47,9 +48,7 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
     try {
       return handler(request, { search, param });
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
-      logError(error);
-      return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side."));
+      return errorResponse(toApiError(error));
     }
   };
 }

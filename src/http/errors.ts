@@ -49,6 +49,21 @@ export const unauthorized = () =>
     "www-authenticate": 'Bearer realm="foodapi"',
   });
 
+/** A bug: what went wrong is logged, never sent. */
+export const internalError = () => new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side.");
+
+/** How long a client should wait before retrying after a storage fault: a disk being cleaned up, a lock. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The storage cannot take or serve data right now (disk full, I/O error, read-only file system): the
+ * request did not happen, and the same request may succeed shortly.
+ */
+export const serviceUnavailable = () =>
+  new ApiError(503, "SERVICE_UNAVAILABLE", "The service cannot store data right now. Try again shortly.", {
+    "retry-after": String(STORAGE_RETRY_AFTER_SECONDS),
+  });
+
 /**
  * A JSON response sent as it is. Hot routes use it so Elysia does not re-check and re-encode every
  * answer against the route's response schema (which stays for the OpenAPI document); the body's type

@@ -7,7 +7,7 @@ import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/tok
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
 
 /** Public routes: what this service is and serves, and whether it can answer. */
-export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => void }) {
+export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => void; stateWritable: () => boolean }) {
   const { config, catalog } = deps;
   const count = (name: string) => Number(catalog.info()[`count.${name}`] ?? 0);
   return new Elysia()
@@ -47,10 +47,12 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
         try {
           catalog.ping();
           deps.pingState();
-          return Response.json({ status: "ok" }, { headers: { "content-type": JSON_CONTENT_TYPE } });
+          // 503 while writes fail (a full disk, a read-only file system), not only when nothing answers.
+          if (deps.stateWritable()) return Response.json({ status: "ok" }, { headers: { "content-type": JSON_CONTENT_TYPE } });
         } catch {
-          return Response.json({ status: "unavailable" }, { status: 503, headers: { "content-type": JSON_CONTENT_TYPE } });
+          // answered below
         }
+        return Response.json({ status: "unavailable" }, { status: 503, headers: { "content-type": JSON_CONTENT_TYPE } });
       },
       { detail: { summary: "Health check: both databases answer a query", tags: ["Public"] } },
     );

@@ -4,10 +4,13 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { BINARY_PATH } from "./paths";
 
-/** The compiled binary run as a process from a fresh temporary working directory. */
-export function runBinary(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+/**
+ * The compiled binary run as a process from a fresh temporary working directory. `prefix`: a command that
+ * runs it (`setpriv ...` to run it as another user, `sh -c 'umask 000; exec "$@"' sh`).
+ */
+export function runBinary(args: string[], options: { cwd?: string; env?: Record<string, string>; prefix?: string[] } = {}) {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-bin-"));
-  const result = Bun.spawnSync([BINARY_PATH, ...args], { cwd, env: { ...baseEnv(), ...options.env }, stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync([...(options.prefix ?? []), BINARY_PATH, ...args], { cwd, env: { ...baseEnv(), ...options.env }, stdout: "pipe", stderr: "pipe" });
   return { cwd, exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
@@ -26,9 +29,11 @@ export interface RunningServer {
  * Starts `foodapi serve` on port 0 (the kernel picks a free loopback port) and reads the chosen address
  * from the start-up line on stderr.
  */
-export async function startServer(options: { cwd?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { cwd?: string; args?: string[]; env?: Record<string, string>; prefix?: string[] } = {},
+): Promise<RunningServer> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-srv-"));
-  const child = Bun.spawn([BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])], {
+  const child = Bun.spawn([...(options.prefix ?? []), BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])], {
     cwd,
     env: { ...baseEnv(), ...options.env },
     stdin: "ignore",
@@ -73,6 +78,15 @@ export async function startServer(options: { cwd?: string; args?: string[]; env?
     },
   };
 }
+
+/** Runs the command as the unprivileged user `nobody` (root passes every permission check). */
+export const AS_NOBODY = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"];
+
+/** Runs the command with umask 000, the most permissive one. */
+export const WITH_UMASK_000 = ["sh", "-c", 'umask 000; exec "$@"', "sh"];
+
+/** Whether this machine lets the tests mount file systems and switch users (root on Linux, as in CI). */
+export const IS_ROOT = process.getuid?.() === 0;
 
 /** A clean environment: nothing of the developer's FOODAPI_* settings leaks into a test. */
 function baseEnv(): Record<string, string> {
