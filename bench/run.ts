@@ -45,6 +45,8 @@ const TARGETS = {
   coldStartMs: 50,
   importSeconds: 4,
   rssMbPerWorker: 150,
+  /** An exhausted trial token is refused from memory: at least half the throughput of a cached search. */
+  exhaustedTrialVsSearch: 0.5,
 };
 
 function positive(name: string, fallback: number): number {
@@ -694,6 +696,10 @@ async function main() {
   const check = (name: string, value: number | null, target: string, pass: boolean | null) => targets.push({ name, value, target, pass });
   check("repeated search / ceiling", workloads1.search.ratioToCeiling, `>= ${TARGETS.searchRatio}`, workloads1.search.ratioToCeiling !== null && workloads1.search.ratioToCeiling >= TARGETS.searchRatio);
   check("1,000-query mix / ceiling", workloads1.mix.ratioToCeiling, `>= ${TARGETS.mixRatio}`, workloads1.mix.ratioToCeiling !== null && workloads1.mix.ratioToCeiling >= TARGETS.mixRatio);
+  if (trial.trialQuota < 100_000) {
+    const vsSearch = ratio(trial.requestsPerSecond, w1.search.requestsPerSecond);
+    check("exhausted trial token / repeated search", vsSearch, `>= ${TARGETS.exhaustedTrialVsSearch}`, vsSearch !== null && vsSearch >= TARGETS.exhaustedTrialVsSearch);
+  }
   check("random detail / ceiling", workloads1.detail.ratioToCeiling, `>= ${TARGETS.detailRatio}`, workloads1.detail.ratioToCeiling !== null && workloads1.detail.ratioToCeiling >= TARGETS.detailRatio);
   for (const [name, m] of [["repeated search", workloads1.search], ["1,000-query mix", workloads1.mix], ["random detail", workloads1.detail]] as const) {
     check(`${name} p99 / ceiling p99`, m.p99ToCeilingP99, `<= ${TARGETS.p99Factor}`, m.p99ToCeilingP99 !== null && m.p99ToCeilingP99 <= TARGETS.p99Factor);

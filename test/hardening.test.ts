@@ -1,7 +1,9 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { openStateDb } from "../src/db/state-db";
+import { describeError } from "../src/http/error-mapping";
 import { createKeyStore } from "../src/keys/store";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
@@ -234,5 +236,16 @@ describe("key churn", () => {
     } finally {
       app.close();
     }
+  });
+});
+
+describe("error logs", () => {
+  test("a failed query is logged without its parameters (they can hold e-mail addresses and hashes)", () => {
+    const failed = new DrizzleQueryError("insert into users values (?, ?)", ["a@example.com", "$argon2id$v=19$secret"], new Error("disk I/O error"));
+    const line = describeError(failed);
+    expect(line).toContain("insert into users");
+    expect(line).toContain("disk I/O error");
+    expect(line).not.toContain("a@example.com");
+    expect(line).not.toContain("argon2id");
   });
 });

@@ -27,8 +27,12 @@ export function authRoutes(deps: AuthRouteDeps) {
       "/sign-up/email",
       async ({ body, cookie, set }) => {
         Object.assign(set.headers, NO_STORE);
-        const user = await signUp(accounts, clock, body);
-        const { token } = createSession(sessions, clock, user.id, true);
+        let token = "";
+        // The account and its first session are written together: a failed write leaves neither, so a
+        // retry is a clean sign-up rather than "e-mail taken" without a session.
+        const user = await signUp(accounts, clock, body, (created) => {
+          token = createSession(sessions, clock, created.id, true).token;
+        });
         setSessionCookie(cookie, token, { secure: secureCookies, persistent: true });
         return { token, user: toUserJson(user) };
       },

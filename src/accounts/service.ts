@@ -9,8 +9,11 @@ import type { AccountStore } from "./store";
 
 export const USER_NAME_MAX_LENGTH = 100;
 
-/** Validates a sign-up and creates the account; the e-mail's UNIQUE constraint settles any race. */
-export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody): Promise<User> {
+/**
+ * Validates a sign-up and creates the account; the e-mail's UNIQUE constraint settles any race. `andThen`
+ * is written with the account, atomically (the first session).
+ */
+export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, andThen?: (user: User) => void): Promise<User> {
   const email = parseEmail(body.email);
   if (email === undefined) throw new ApiError(400, "INVALID_EMAIL", "The e-mail address is not valid.");
   // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
@@ -29,7 +32,7 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
   // Cheap early answer; the insert below is what decides when two sign-ups race.
   if (accounts.findByEmail(email)) throw taken();
   const passwordHash = await hashPassword(body.password);
-  const user = accounts.insert({ email, name, passwordHash, now: clock() });
+  const user = accounts.insert({ email, name, passwordHash, now: clock() }, andThen);
   if (!user) throw taken();
   return user;
 }

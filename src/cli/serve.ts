@@ -5,6 +5,7 @@ import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
 import { dataDirUnusable } from "../db/storage-fault";
 import { createAccessLog } from "../http/access-log";
+import { describeError } from "../http/error-mapping";
 import { startHttpServer } from "../http/server";
 import { announce } from "./announce";
 import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./workers";
@@ -47,7 +48,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       catalog,
       state,
       clock: systemClock,
-      logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: String(error) })),
+      logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: describeError(error) })),
       onShutdown: (task) => shutdownTasks.push(task),
       housekeeping: true,
     });

@@ -1,11 +1,11 @@
 import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
-import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS, unauthorized } from "./errors";
+import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS, UNAUTHORIZED } from "./errors";
 import { requestFacts } from "./request-context";
 
 /**
  * The one credential guard for data routes. `X-API-Key` when present, else `Authorization: Bearer`.
- * Every failure is the same 401 (see `unauthorized`); the reason is kept for the log only. A principal
+ * Every failure is the same 401 (`UNAUTHORIZED`); the reason is kept for the log only. A principal
  * that passes is then admitted against its quota or rate limit.
  */
 
@@ -21,7 +21,7 @@ export interface CredentialVerifiers {
 }
 
 /** Counts the request against the principal's quota: headers for every response, a refusal past it. */
-export type Admission = (principal: Principal) => { headers: Record<string, string>; refusal?: ApiError };
+export type Admission = (principal: Principal) => { headers: Record<string, string>; refusal?: ErrorDescription };
 
 export function authenticate(headers: Headers, verifiers: CredentialVerifiers): CredentialResult {
   const apiKey = headers.get("x-api-key");
@@ -46,7 +46,7 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
     const facts = requestFacts(request);
     if (!result.ok) {
       facts.authFailure = result.reason;
-      return { ok: false, response: errorResponse(unauthorized()) };
+      return { ok: false, response: errorResponse(UNAUTHORIZED) };
     }
     facts.principalId = result.principal.id;
     const admission = admit(result.principal);

@@ -25,8 +25,19 @@ export const SECURITY_HEADERS = { "x-content-type-options": "nosniff" } as const
 /** For answers that carry a secret (a session token, a plaintext key, a trial token): never stored by a cache. */
 export const NO_STORE = { "cache-control": "no-store" } as const;
 
+/**
+ * What an error response says. An `ApiError` is one; a hot path that refuses without throwing (a quota
+ * refusal on every request of an exhausted credential) passes a plain object and saves capturing a stack.
+ */
+export interface ErrorDescription {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /** `contextHeaders`: headers a route already decided on (RateLimit), kept on the error response. */
-export function errorResponse(error: ApiError, contextHeaders: Record<string, unknown> = {}): Response {
+export function errorResponse(error: ErrorDescription, contextHeaders: Record<string, unknown> = {}): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(contextHeaders)) if (typeof value === "string") headers.set(name, value);
   for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
@@ -44,10 +55,12 @@ export const validationError = (field: string, problem: string) =>
  * Every authentication failure on a data route, whatever the cause, is this one response. The cause is
  * kept for logs by the guard; nothing about it reaches the client.
  */
-export const unauthorized = () =>
-  new ApiError(401, "UNAUTHORIZED", "A valid API key or trial token is required.", {
-    "www-authenticate": 'Bearer realm="foodapi"',
-  });
+export const UNAUTHORIZED: ErrorDescription = Object.freeze({
+  status: 401,
+  code: "UNAUTHORIZED",
+  message: "A valid API key or trial token is required.",
+  headers: Object.freeze({ "www-authenticate": 'Bearer realm="foodapi"' }),
+});
 
 /** A bug: what went wrong is logged, never sent. */
 export const internalError = () => new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side.");

@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { clientIpOf } from "./client-ip";
 import { splitUrl, withAbsoluteUrl } from "./direct-routes";
-import { ApiError, errorResponse } from "./errors";
+import { errorResponse, internalError } from "./errors";
 import { requestFacts } from "./request-context";
 
 export interface AccessLogEntry {
@@ -51,7 +51,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       return response instanceof Promise ? response.then((r) => logged(request, r, started)) : logged(request, response, started);
     },
     error() {
-      return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Something went wrong on our side."));
+      return errorResponse(internalError());
     },
   });
   return server;

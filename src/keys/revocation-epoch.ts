@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from "node:fs";
+import { chmodSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -23,6 +23,8 @@ export function openRevocationEpoch(dataDir: string): RevocationEpoch {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     if (statSync(path).size < SIZE) writeFileSync(path, Buffer.alloc(SIZE), { mode: 0o600 });
   }
+  // Owner read and write whatever the umask: the shared mapping needs both, and nobody else needs either.
+  chmodSync(path, 0o600);
   const bytes = Bun.mmap(path, { shared: true });
   const counter = new Int32Array(bytes.buffer, bytes.byteOffset, 1);
   return {

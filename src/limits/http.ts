@@ -1,12 +1,18 @@
 import { Elysia } from "elysia";
 import type { RateSpec } from "../config/config";
 import { clientIpOf } from "../http/client-ip";
-import { ApiError } from "../http/errors";
+import { ApiError, type ErrorDescription } from "../http/errors";
 import type { Limiter, LimitResult } from "./limiter";
 
-/** A 429 in the one error shape, with Retry-After in whole seconds. */
+/** A 429 in the one error shape, with Retry-After in whole seconds, as a plain description (nothing thrown). */
+export function quotaRefusal(code: string, message: string, result: Pick<LimitResult, "retryAfterSeconds">): ErrorDescription {
+  return { status: 429, code, message, headers: { "retry-after": String(Math.max(1, result.retryAfterSeconds)) } };
+}
+
+/** The same 429, to throw. */
 export function tooManyRequests(code: string, message: string, result: Pick<LimitResult, "retryAfterSeconds">): ApiError {
-  return new ApiError(429, code, message, { "retry-after": String(Math.max(1, result.retryAfterSeconds)) });
+  const refusal = quotaRefusal(code, message, result);
+  return new ApiError(refusal.status, refusal.code, refusal.message, refusal.headers);
 }
 
 /** The IETF draft's headers: `RateLimit-Policy: "free";q=1000;w=3600` and `RateLimit: "free";r=998;t=3412`. */
