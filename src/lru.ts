@@ -39,6 +39,18 @@ export class LruCache<K, V> {
     }
   }
 
+  delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.totalWeight -= entry.weight;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.totalWeight = 0;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -31,4 +31,15 @@ describe("LruCache", () => {
     cache.set("a", "2", 3);
     expect([cache.get("a"), cache.weight, cache.size]).toEqual(["2", 3, 1]);
   });
+
+  test("delete and clear give their weight back", () => {
+    const cache = new LruCache<string, number>(10);
+    cache.set("a", 1, 4);
+    cache.set("b", 2, 4);
+    cache.delete("a");
+    cache.delete("missing");
+    expect([cache.get("a"), cache.get("b"), cache.weight]).toEqual([undefined, 2, 4]);
+    cache.clear();
+    expect([cache.size, cache.weight]).toEqual([0, 0]);
+  });
 });

@@ -1,10 +1,13 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { openRevocationEpoch } from "./revocation-epoch";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
 import { apiKeys, type ApiKey, keyRevocations } from "./schema";
 
-/** Active keys remembered per process (by hash); a revocation anywhere drops just that key. */
-const CACHED_KEYS_MAX = 10_000;
+/** Active keys remembered per process (by hash), bounded in bytes; a revocation anywhere drops just that key. */
+const KEY_CACHE_BYTES = 4 * 1024 * 1024;
+/** A cached key record beyond its strings (ids, hash, prefix, name): the row object and its numbers. */
+const KEY_RECORD_BYTES = 128;
 /** Revoked keys are kept this long (a second revoke is still a clean 404 either way), then swept. */
 export const REVOKED_KEY_RETENTION_MS = 7 * 24 * 3600 * 1000;
 /** The revocation log only has to outlive the time between two requests of a process. */
@@ -16,7 +19,7 @@ export type KeyStore = ReturnType<typeof createKeyStore>;
 
 export function createKeyStore({ db, sqlite, dataDir }: StateDb) {
   const epoch = openRevocationEpoch(dataDir);
-  const cache = new Map<string, ApiKey>();
+  const cache = new LruCache<string, ApiKey>(KEY_CACHE_BYTES);
   // When this process last wrote each key's lastUsedAt.
   const recentlyTouched = new Map<string, number>();
   // The two queries on every API request are prepared once (building a drizzle query costs more than
@@ -97,8 +100,8 @@ export function createKeyStore({ db, sqlite, dataDir }: StateDb) {
       const key = activeByHash.get({ keyHash });
       // Only found keys are remembered: an unknown hash may belong to a key issued a moment later.
       if (key) {
-        if (cache.size >= CACHED_KEYS_MAX) cache.clear();
-        cache.set(keyHash, key);
+        const strings = keyHash + key.id + key.userId + key.name + key.keyPrefix + key.keyHash;
+        cache.set(keyHash, key, stringBytes(strings) + KEY_RECORD_BYTES + ENTRY_OVERHEAD_BYTES);
       }
       return key;
     },
