@@ -49,22 +49,26 @@ const SECURITY = {
   optionalSession: [{ sessionCookie: [] }, {}],
 } satisfies Record<OperationNotes["credential"], Json[]>;
 
+/** Each header is sent on every response that lists it: `required`, so a client may rely on it. */
 function headers(freeLimit: RateSpec) {
   return {
     "RateLimit-Policy": {
       description: `The quota of the credential (IETF draft-ietf-httpapi-ratelimit-headers): \`${freePolicy(freeLimit)}\` for a key, \`${TRIAL_POLICY}\` for a trial token.`,
+      required: true,
       schema: { type: "string" },
       example: freePolicy(freeLimit),
     },
     RateLimit: {
       description: "`r`: requests left; `t`: seconds until more are available (for a trial token: until it expires).",
+      required: true,
       schema: { type: "string" },
       example: `"free";r=${freeLimit.limit - 2};t=3412`,
     },
-    "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
-    "WWW-Authenticate": { description: "On every 401 of the data routes.", schema: { type: "string" }, example: 'Bearer realm="foodapi"' },
+    "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 1 } },
+    "WWW-Authenticate": { description: "On every 401 of the data routes.", required: true, schema: { type: "string" }, example: 'Bearer realm="foodapi"' },
     "Set-Cookie": {
       description: "The session cookie: set by sign-up and sign-in, cleared (`Max-Age=0`) by sign-out.",
+      required: true,
       schema: { type: "string" },
       example: `${SESSION_COOKIE}=<token>; Max-Age=${SESSION_TTL_SECONDS}; Path=/; HttpOnly; SameSite=Lax`,
     },

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { registerFoodApiServer } from "./contract-fetch";
 import { BINARY_PATH } from "./paths";
 
 /** The compiled binary run as a process from a fresh temporary working directory. */
@@ -52,6 +53,7 @@ export async function startServer(options: { cwd?: string; args?: string[]; env?
     await stderrDone;
     throw new Error(`server did not start: ${stderr}`);
   }
+  registerFoodApiServer(url, options.env);
   let stdoutText = "";
   const stdoutDone = (async () => {
     for await (const chunk of child.stdout) stdoutText += new TextDecoder().decode(chunk);
