@@ -46,6 +46,24 @@ describe("the document as a JSON Schema source", () => {
       expect(() => validatorAt(ajv, at.startsWith("/components/headers/") ? `${at}/schema` : at)).not.toThrow();
     }
   });
+
+  test("every documented error example is the error shape, with the code it is named for", () => {
+    const ajv = createAjv(document);
+    const validate = validatorAt(ajv, "/components/schemas/Error");
+    let seen = 0;
+    for (const item of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const operation of Object.values(item)) {
+        for (const response of Object.values(operation.responses as Record<string, any>)) {
+          for (const example of Object.values((response.content?.["application/json"]?.examples ?? {}) as Record<string, { summary: string; value: unknown }>)) {
+            expect([validate(example.value), ajv.errorsText(validate.errors)]).toEqual([true, "No errors"]);
+            expect((example.value as { code: string }).code).toBe(example.summary);
+            seen++;
+          }
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(50);
+  });
 });
 
 describe("the contract check refuses", () => {

@@ -171,6 +171,7 @@ function documentedRoutes(app: AnyElysia): AnyElysia {
 
 function describeOperation(method: string, operation: Json, notes: OperationNotes | undefined): Json {
   const described: Json = { ...operation };
+  if (notes?.summary) described.summary = notes.summary;
   if (notes?.description) described.description = notes.description;
   if (described.requestBody) {
     const json = described.requestBody.content?.["application/json"] ?? { schema: {} };

@@ -64,6 +64,8 @@ export interface ExtraResponse {
 export interface OperationNotes {
   credential: Credential;
   errors: readonly ErrorName[];
+  /** Instead of the route's own, when that one would have to type a limit by hand. */
+  summary?: string;
   description?: string;
   /** Examples for the declared success response, by status. */
   examples?: Readonly<Record<string, unknown>>;
@@ -161,6 +163,7 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   "GET /v1/trial-challenge": {
     credential: "none",
     errors: ["TOO_MANY_REQUESTS", STATE],
+    summary: `A signed ALTCHA proof-of-work challenge (expires in ${CHALLENGE_LIFETIME_SECONDS / 60} minutes)`,
     description: `Solve it in the browser with the ALTCHA widget (\`<altcha-widget challenge="/v1/trial-challenge">\`); its payload is the \`challengeToken\` of \`POST /v1/trial-token\`. Expires after ${CHALLENGE_LIFETIME_SECONDS / 60} minutes. Not served when Turnstile is configured.`,
     responses: {
       // Not the route's response schema: Elysia would re-shape the signed object it returns.
