@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { validate } from "@scalar/openapi-parser";
+import { EMAIL_MAX_LENGTH } from "../src/accounts/email";
+import { USER_NAME_MAX_LENGTH } from "../src/accounts/model";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../src/accounts/passwords";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../src/catalog/search-params";
+import { KEY_NAME_MAX_LENGTH } from "../src/keys/service";
 import { createTestApp } from "./helpers/test-app";
 
 /**
@@ -50,7 +55,9 @@ describe("the OpenAPI document", () => {
     const documented = Object.entries(document.paths)
       .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
       .sort();
-    expect(documented).toEqual(served(false));
+    // Elysia answers HEAD for every GET; the document shows it for the data routes, where it is an API.
+    const dataRoutes = ["/v1/foods", "/v1/foods/{foodNumber}", "/v1/food-groups", "/v1/nutrients"];
+    expect(documented).toEqual([...served(false), ...dataRoutes.map((path) => `HEAD ${path}`)].sort());
     expect(documented.length).toBeGreaterThanOrEqual(15);
     expect(served(true)).toEqual(HIDDEN);
   });
@@ -80,7 +87,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(components.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "WWW-Authenticate"]);
 
     const search = paths["/v1/foods"]!.get!;
-    expect(Object.keys(search.responses).sort()).toEqual(["200", "400", "401", "429"]);
+    expect(Object.keys(search.responses).sort()).toEqual(["200", "400", "401", "413", "429", "503"]);
     expect(Object.keys(search.responses["200"]!.headers!)).toEqual(["RateLimit-Policy", "RateLimit"]);
     expect(Object.keys(search.responses["429"]!.headers!).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
     expect(Object.keys(search.responses["401"]!.headers!)).toEqual(["WWW-Authenticate"]);
@@ -92,11 +99,12 @@ describe("the OpenAPI document", () => {
     expect(signUp.requestBody.content["application/json"].schema.required).toEqual(["email", "password", "name"]);
     expect(signUp.responses["200"]!.headers).toEqual({ "Set-Cookie": { $ref: "#/components/headers/Set-Cookie" } });
 
-    // Every documented error is the one error shape, with examples (the health check's 503 is its own shape).
+    // Every documented error is the one error shape, with examples (the health check's 503 is its own
+    // shape; a HEAD has no body).
     for (const [path, item] of Object.entries(paths)) {
-      for (const operation of Object.values(item)) {
+      for (const [method, operation] of Object.entries(item)) {
         for (const [status, response] of Object.entries(operation.responses)) {
-          if (Number(status) < 400 || path === "/healthz") continue;
+          if (Number(status) < 400 || (path === "/healthz" && status === "503") || method === "head") continue;
           expect(response.content!["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
           for (const example of Object.values(response.content!["application/json"].examples as Record<string, { value: object }>)) {
             expect(Object.keys(example.value).sort()).toEqual(["code", "message"]);
@@ -104,6 +112,29 @@ describe("the OpenAPI document", () => {
         }
       }
     }
+  });
+
+  test("integers are integers, and the input rules are schema keywords from the server's constants", async () => {
+    const document = await openApiDocument();
+    // Elysia's coercing t.Integer shows as a string-or-integer union with `default: 0`: none may be left.
+    expect(JSON.stringify(document)).not.toContain('"format":"integer"');
+    const parameters = Object.fromEntries(
+      (document.paths["/v1/foods"]!.get as unknown as { parameters: { name: string; schema: object }[] }).parameters.map((p) => [p.name, p.schema]),
+    );
+    expect(parameters.page).toMatchObject({ type: "integer", minimum: 1, default: 1 });
+    expect(parameters.limit).toMatchObject({ type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT });
+    expect(parameters.q).toMatchObject({ type: "string", maxLength: QUERY_MAX_CHARS });
+    const body = (path: string) => document.paths[path]!.post!.requestBody.content["application/json"].schema.properties;
+    expect(body("/api/auth/sign-up/email")).toMatchObject({
+      email: { format: "email", maxLength: EMAIL_MAX_LENGTH },
+      password: { minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH },
+      name: { minLength: 1, maxLength: USER_NAME_MAX_LENGTH },
+    });
+    expect(body("/v1/keys")).toMatchObject({ name: { minLength: 1, maxLength: KEY_NAME_MAX_LENGTH } });
+    // The data routes' HEAD: the GET's parameters and statuses, no bodies.
+    const head = document.paths["/v1/foods"]!.head!;
+    expect(Object.keys(head.responses)).toEqual(Object.keys(document.paths["/v1/foods"]!.get!.responses));
+    expect(Object.values(head.responses).every((response) => response.content === undefined)).toBe(true);
   });
 
   test("the documented examples match what the API answers", async () => {

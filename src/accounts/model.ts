@@ -1,18 +1,37 @@
 import { t } from "elysia";
+import { lenient } from "../http/schema";
+import { EMAIL_MAX_LENGTH } from "./email";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 
 /** Request and response schemas of /api/auth/*, shaped like Better Auth's so its client works unchanged. */
 
-export const SignUpBody = t.Object({
-  email: t.String({ description: "Trimmed and lower-cased; at most 254 characters." }),
-  password: t.String({ description: "8 to 128 characters." }),
-  name: t.String({ description: "1 to 100 characters." }),
-});
+/** A user's name, in code points after trimming. TODO(lead): service.ts's NAME_MAX_LENGTH should be this one. */
+export const USER_NAME_MAX_LENGTH = 100;
 
-export const SignInBody = t.Object({
-  email: t.String(),
-  password: t.String(),
-  rememberMe: t.Optional(t.Boolean({ description: "false: the cookie ends with the browser session." })),
-});
+/**
+ * The bodies' rules are declared here, for the document; Elysia validates a `lenient` copy, so that the
+ * service answers a broken rule with its own code (INVALID_EMAIL, PASSWORD_TOO_SHORT, ...) and counts
+ * code points, as JSON Schema does.
+ */
+export const SignUpBody = lenient(
+  t.Object({
+    email: t.String({ format: "email", maxLength: EMAIL_MAX_LENGTH, description: `Trimmed and lower-cased; at most ${EMAIL_MAX_LENGTH} characters.` }),
+    password: t.String({
+      minLength: PASSWORD_MIN_LENGTH,
+      maxLength: PASSWORD_MAX_LENGTH,
+      description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`,
+    }),
+    name: t.String({ minLength: 1, maxLength: USER_NAME_MAX_LENGTH, description: `1 to ${USER_NAME_MAX_LENGTH} characters after trimming.` }),
+  }),
+);
+
+export const SignInBody = lenient(
+  t.Object({
+    email: t.String({ format: "email", maxLength: EMAIL_MAX_LENGTH }),
+    password: t.String(),
+    rememberMe: t.Optional(t.Boolean({ description: "false: the cookie ends with the browser session." })),
+  }),
+);
 
 export const UserJson = t.Object({
   id: t.String(),

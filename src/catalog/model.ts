@@ -1,21 +1,39 @@
 import { t } from "elysia";
+import { Integer, queryStrings } from "../http/schema";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
 
 /** Request and response schemas of the catalog routes; their static types are the service's types. */
 
-export const SearchQuery = t.Object({
-  q: t.Optional(t.String({ description: "Every white-space separated term must occur in the food name (substring, any case)." })),
+/** The search parameters as the document shows them. An empty value (`page=`) counts as absent. */
+export const SearchParameters = t.Object({
+  q: t.Optional(
+    t.String({
+      maxLength: QUERY_MAX_CHARS,
+      description: `Every white-space separated term must occur in the food name (substring, any case). At most ${QUERY_MAX_CHARS} characters after trimming.`,
+    }),
+  ),
   group: t.Optional(t.String({ description: "Food group code from /v1/food-groups, e.g. 0100." })),
-  page: t.Optional(t.String({ description: "Page number from 1; out-of-range values are clamped." })),
-  limit: t.Optional(t.String({ description: "Items per page, 1-90 (default 20); out-of-range values are clamped." })),
+  page: t.Optional(Integer({ minimum: 1, default: 1, description: "Page number from 1; out-of-range values are clamped." })),
+  limit: t.Optional(
+    Integer({
+      minimum: 1,
+      maximum: PAGE_SIZE_MAX,
+      default: PAGE_SIZE_DEFAULT,
+      description: `Items per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}); out-of-range values are clamped.`,
+    }),
+  ),
 });
+
+/** The same as it arrives: strings, parsed and clamped by search-params.ts with its own messages. */
+export const SearchQuery = queryStrings(SearchParameters);
 
 export const FoodSearchItem = t.Object({ foodNumber: t.String(), name: t.String() });
 
 export const SearchResult = t.Object({
   items: t.Array(FoodSearchItem),
-  total: t.Integer(),
-  page: t.Integer(),
-  limit: t.Integer(),
+  total: Integer(),
+  page: Integer(),
+  limit: Integer(),
 });
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -26,7 +44,7 @@ export const FoodNutrient = t.Object({
   tag: Nullable(t.String()),
   unit: t.String(),
   value: t.Number(),
-  dataPoints: t.Integer(),
+  dataPoints: Integer(),
   stdError: Nullable(t.Number()),
   derivation: Nullable(t.Object({ code: t.String(), description: t.String() })),
 });
@@ -47,14 +65,14 @@ export const FoodDetail = t.Object({
     carbohydrate: Nullable(t.Number()),
   }),
   nutrients: t.Array(FoodNutrient),
-  portions: t.Array(t.Object({ seq: t.Integer(), amount: t.Number(), description: t.String(), grams: t.Number() })),
+  portions: t.Array(t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() })),
   footnotes: t.Array(
     t.Object({ number: t.String(), type: t.String(), nutrientNumber: Nullable(t.String()), text: t.String() }),
   ),
 });
 
 export const FoodGroupList = t.Object({
-  items: t.Array(t.Object({ code: t.String(), name: t.String(), foodCount: t.Integer() })),
+  items: t.Array(t.Object({ code: t.String(), name: t.String(), foodCount: Integer() })),
 });
 
 export const NutrientList = t.Object({
@@ -64,8 +82,8 @@ export const NutrientList = t.Object({
       name: t.String(),
       unit: t.String(),
       tag: Nullable(t.String()),
-      decimals: t.Integer(),
-      order: t.Integer(),
+      decimals: Integer(),
+      order: Integer(),
     }),
   ),
 });

@@ -1,7 +1,11 @@
 import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia } from "elysia";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../accounts/sessions";
 import type { RateSpec } from "../config/config";
-import { ERRORS, type ErrorName, OPERATIONS, type OperationNotes } from "./operations";
+import { MAX_BODY_BYTES } from "../http/app";
+import { documentedSchema } from "../http/schema";
+import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
+import { ERRORS, type ErrorName, OPERATIONS, type OperationNotes, shellErrors, TRIAL_ALLOWANCE } from "./operations";
 import overview from "./overview.md" with { type: "text" };
 
 type Json = Record<string, any>;
@@ -14,6 +18,9 @@ export interface DocumentOptions {
   freeLimit: RateSpec;
 }
 
+const TRIAL_POLICY = `"trial";q=${TRIAL_TOKEN_REQUESTS};w=${TRIAL_TOKEN_LIFETIME_SECONDS}`;
+const freePolicy = (free: RateSpec) => `"free";q=${free.limit};w=${free.windowSeconds}`;
+
 const SECURITY_SCHEMES = {
   apiKey: {
     type: "apiKey",
@@ -25,13 +32,13 @@ const SECURITY_SCHEMES = {
     type: "http",
     scheme: "bearer",
     bearerFormat: "foodapi trial token",
-    description: "A trial token from `POST /v1/trial-token`: 30 requests over 24 hours, no account.",
+    description: `A trial token from \`POST /v1/trial-token\`: ${TRIAL_ALLOWANCE}, no account.`,
   },
   sessionCookie: {
     type: "apiKey",
     in: "cookie",
-    name: "foodapi.session_token",
-    description: "Set by sign-up and sign-in (`HttpOnly; SameSite=Lax; Path=/`, `Secure` over https), valid 7 days. For the dashboard and key management only.",
+    name: SESSION_COOKIE,
+    description: `Set by sign-up and sign-in (\`HttpOnly; SameSite=Lax; Path=/\`, \`Secure\` over https), valid ${SESSION_TTL_SECONDS / 86400} days. For the dashboard and key management only.`,
   },
 };
 
@@ -42,24 +49,28 @@ const SECURITY = {
   optionalSession: [{ sessionCookie: [] }, {}],
 } satisfies Record<OperationNotes["credential"], Json[]>;
 
+/** Each header is sent on every response that lists it: `required`, so a client may rely on it. */
 function headers(freeLimit: RateSpec) {
   return {
     "RateLimit-Policy": {
-      description: `The quota of the credential (IETF draft-ietf-httpapi-ratelimit-headers): \`"free";q=${freeLimit.limit};w=${freeLimit.windowSeconds}\` for a key, \`"trial";q=30;w=86400\` for a trial token.`,
+      description: `The quota of the credential (IETF draft-ietf-httpapi-ratelimit-headers): \`${freePolicy(freeLimit)}\` for a key, \`${TRIAL_POLICY}\` for a trial token.`,
+      required: true,
       schema: { type: "string" },
-      example: `"free";q=${freeLimit.limit};w=${freeLimit.windowSeconds}`,
+      example: freePolicy(freeLimit),
     },
     RateLimit: {
       description: "`r`: requests left; `t`: seconds until more are available (for a trial token: until it expires).",
+      required: true,
       schema: { type: "string" },
       example: `"free";r=${freeLimit.limit - 2};t=3412`,
     },
-    "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
-    "WWW-Authenticate": { description: "On every 401 of the data routes.", schema: { type: "string" }, example: 'Bearer realm="foodapi"' },
+    "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 1 } },
+    "WWW-Authenticate": { description: "On every 401 of the data routes.", required: true, schema: { type: "string" }, example: 'Bearer realm="foodapi"' },
     "Set-Cookie": {
       description: "The session cookie: set by sign-up and sign-in, cleared (`Max-Age=0`) by sign-out.",
+      required: true,
       schema: { type: "string" },
-      example: "foodapi.session_token=<token>; Max-Age=604800; Path=/; HttpOnly; SameSite=Lax",
+      example: `${SESSION_COOKIE}=<token>; Max-Age=${SESSION_TTL_SECONDS}; Path=/; HttpOnly; SameSite=Lax`,
     },
   };
 }
@@ -85,12 +96,15 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
  * Routes marked `detail.hide` (pages and their files, this document) are not API routes and stay out.
  */
 export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): Json {
-  const generated = toOpenAPISchema(jsonOnly(app), undefined, undefined, undefined, OPENAPI_VERSION);
+  const generated = toOpenAPISchema(documentedRoutes(app), undefined, undefined, undefined, OPENAPI_VERSION);
   const paths: Json = {};
   for (const [path, item] of Object.entries(generated.paths as Json)) {
     for (const [method, operation] of Object.entries(item as Json)) {
+      const notes = OPERATIONS[`${method.toUpperCase()} ${path}`];
       paths[path] ??= {};
-      paths[path][method] = describeOperation(operation, OPERATIONS[`${method.toUpperCase()} ${path}`]);
+      paths[path][method] = describeOperation(method, operation, notes);
+      // The data routes answer HEAD (Elysia's copy of the GET): same parameters and statuses, no body.
+      if (method === "get" && notes?.credential === "apiKeyOrTrial") paths[path].head = headOf(paths[path][method]);
     }
   }
   return {
@@ -98,7 +112,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
     info: {
       title: "foodapi",
       version: options.version,
-      description: overview,
+      description: fillOverview(options),
       license: { name: "MIT (the service); the SR28 data is public domain", identifier: "MIT" },
     },
     servers: [{ url: options.serverUrl }],
@@ -118,22 +132,46 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
   };
 }
 
+/** overview.md with its `{{fact}}` placeholders filled from the constants the server uses. */
+function fillOverview(options: DocumentOptions): string {
+  const facts: Record<string, string> = {
+    maxBodyKiB: String(MAX_BODY_BYTES / 1024),
+    sessionDays: String(SESSION_TTL_SECONDS / 86400),
+    freePolicy: freePolicy(options.freeLimit),
+    freeRemaining: `"free";r=${options.freeLimit.limit - 2};t=${Math.min(3412, options.freeLimit.windowSeconds)}`,
+    trialPolicy: TRIAL_POLICY,
+    trialRemaining: `"trial";r=${TRIAL_TOKEN_REQUESTS - 1};t=${TRIAL_TOKEN_LIFETIME_SECONDS - 1}`,
+    trialAllowance: TRIAL_ALLOWANCE,
+  };
+  return overview.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    if (!(name in facts)) throw new Error(`overview.md: no fact named ${name}`);
+    return facts[name]!;
+  });
+}
+
 /**
- * The generator lists a body under every content type a route's parser takes; this API has one parser
- * (the shell's, JSON only), which the generator cannot see through. Hiding the parser makes it list the
- * body schema, and `describeOperation` keeps only its JSON entry.
+ * What the generator reads of the routes, adjusted. The body and query schemas are the documented ones
+ * (Elysia validates lenient copies of them; src/http/schema.ts). And the generator lists a body under every
+ * content type a route's parser takes; this API has one parser (the shell's, JSON only), which the
+ * generator cannot see through: hiding the parser makes it list the body schema, and `describeOperation`
+ * keeps only its JSON entry.
  */
-function jsonOnly(app: AnyElysia): AnyElysia {
+function documentedRoutes(app: AnyElysia): AnyElysia {
   // getGlobalRoutes is what the generator reads (protected in Elysia's types, public at run time).
   type RouteSource = { getGlobalRoutes(): { hooks: Json }[] };
   const view = Object.create(app) as RouteSource;
   const routes = () => (app as unknown as RouteSource).getGlobalRoutes();
-  view.getGlobalRoutes = () => routes().map((route) => ({ ...route, hooks: { ...route.hooks, parse: undefined } }));
+  view.getGlobalRoutes = () =>
+    routes().map(({ hooks, ...route }) => ({
+      ...route,
+      hooks: { ...hooks, parse: undefined, body: documentedSchema(hooks.body), query: documentedSchema(hooks.query), params: documentedSchema(hooks.params) },
+    }));
   return view as unknown as AnyElysia;
 }
 
-function describeOperation(operation: Json, notes: OperationNotes | undefined): Json {
+function describeOperation(method: string, operation: Json, notes: OperationNotes | undefined): Json {
   const described: Json = { ...operation };
+  if (notes?.summary) described.summary = notes.summary;
   if (notes?.description) described.description = notes.description;
   if (described.requestBody) {
     const json = described.requestBody.content?.["application/json"] ?? { schema: {} };
@@ -147,6 +185,7 @@ function describeOperation(operation: Json, notes: OperationNotes | undefined): 
   const responses: Json = { ...described.responses };
   for (const [status, extra] of Object.entries(notes.responses ?? {})) {
     responses[status] = {
+      ...responses[status],
       description: extra.description,
       ...(extra.schema ? { content: { "application/json": { schema: extra.schema, example: extra.example } } } : {}),
     };
@@ -159,16 +198,37 @@ function describeOperation(operation: Json, notes: OperationNotes | undefined): 
     const content = responses[status]?.content?.["application/json"];
     if (content) content.example = example;
   }
-  for (const [status, response] of Object.entries(errorResponses(notes.errors))) responses[status] = response;
+  const errors = [...new Set([...notes.errors, ...shellErrors(method)])];
+  for (const [status, response] of Object.entries(errorResponses(errors))) responses[status] = response;
   for (const [status, response] of Object.entries(responses)) {
     const extraHeaders: Json = { ...response.headers };
-    if (dataRoute && status !== "401") Object.assign(extraHeaders, { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
+    if (dataRoute && passedTheGuard(status)) Object.assign(extraHeaders, { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
     if (dataRoute && status === "401") extraHeaders["WWW-Authenticate"] = headerRef("WWW-Authenticate");
     if (notes.setsCookie && status === "200") extraHeaders["Set-Cookie"] = headerRef("Set-Cookie");
     responses[status] = Object.keys(extraHeaders).length > 0 ? { ...response, headers: extraHeaders } : response;
   }
-  described.responses = responses;
+  described.responses = sortedByStatus(responses);
   return described;
+}
+
+/**
+ * A data route's response carries RateLimit headers once the guard has admitted the credential: not a
+ * 401 (no principal), nor what is answered before the guard or without its counter (413, 503).
+ */
+const passedTheGuard = (status: string) => !["401", "413", "503"].includes(status);
+
+const sortedByStatus = (responses: Json): Json => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+
+/** The HEAD of a GET operation: the same parameters, statuses and headers, without the bodies. */
+function headOf(get: Json): Json {
+  const responses: Json = {};
+  for (const [status, { content: _body, ...response }] of Object.entries(get.responses as Json)) responses[status] = response;
+  return {
+    ...get,
+    operationId: get.operationId?.replace(/^get/, "head"),
+    summary: `${get.summary} (headers only)`,
+    responses,
+  };
 }
 
 /** One response per status, each error code of that status as a named example of the `Error` shape. */

@@ -2,7 +2,18 @@
  * What the route schemas cannot say, per operation: which credential it takes, which errors it answers
  * with, and examples. The generated document (openapi.ts) is decorated with these; a route without an
  * entry here is documented without credentials or errors, which test/openapi.test.ts refuses.
+ * Every number in a message or description comes from the constant the server uses.
  */
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../accounts/passwords";
+import { PAGE_SIZE_MAX } from "../catalog/search-params";
+import { MAX_BODY_BYTES } from "../http/app";
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../keys/service";
+import { CHALLENGE_LIFETIME_SECONDS } from "../trial/challenge";
+import { TrialChallenge } from "../trial/model";
+import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
+
+/** "30 requests over 24 hours": the trial token's allowance, in words. */
+export const TRIAL_ALLOWANCE = `${TRIAL_TOKEN_REQUESTS} requests over ${TRIAL_TOKEN_LIFETIME_SECONDS / 3600} hours`;
 
 /** `apiKeyOrTrial`: the data routes' credential guard. `optionalSession`: works without one too. */
 export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
@@ -11,8 +22,8 @@ export const ERRORS = {
   VALIDATION_ERROR: [400, "limit: must be an integer"],
   INVALID_JSON: [400, "The request body is not valid JSON."],
   INVALID_EMAIL: [400, "The e-mail address is not valid."],
-  PASSWORD_TOO_SHORT: [400, "The password must be at least 8 characters."],
-  PASSWORD_TOO_LONG: [400, "The password must be at most 128 characters."],
+  PASSWORD_TOO_SHORT: [400, `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`],
+  PASSWORD_TOO_LONG: [400, `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`],
   UNAUTHORIZED: [401, "A valid API key or trial token is required."],
   SESSION_REQUIRED: [401, "Sign in to manage API keys.", "UNAUTHORIZED"],
   INVALID_EMAIL_OR_PASSWORD: [401, "Invalid e-mail or password."],
@@ -20,16 +31,28 @@ export const ERRORS = {
   CHALLENGE_FAILED: [403, "The bot challenge was not solved, has expired, or was already used."],
   FOOD_NOT_FOUND: [404, "No food has the number '99999'."],
   KEY_NOT_FOUND: [404, "No such key."],
-  KEY_LIMIT_REACHED: [409, "An account can have at most 25 active keys. Revoke one first."],
-  PAYLOAD_TOO_LARGE: [413, "Request bodies are limited to 16384 bytes."],
+  KEY_LIMIT_REACHED: [409, `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`],
+  PAYLOAD_TOO_LARGE: [413, `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`],
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: [422, "An account with this e-mail already exists. Use another e-mail."],
   RATE_LIMITED: [429, "This key has reached its rate limit. Slow down and retry later."],
-  TRIAL_QUOTA_EXHAUSTED: [429, "This trial token has used its 30 requests. Sign up for a free API key to keep going."],
+  TRIAL_QUOTA_EXHAUSTED: [429, `This trial token has used its ${TRIAL_TOKEN_REQUESTS} requests. Sign up for a free API key to keep going.`],
   TOO_MANY_REQUESTS: [429, "Too many attempts from your network. Try again later."],
+  KEY_ISSUE_LIMITED: [429, "This account has issued too many keys recently. Try again later.", "RATE_LIMITED"],
   CHALLENGE_UNAVAILABLE: [503, "The bot-challenge verifier did not answer. Try again shortly."],
+  SERVICE_UNAVAILABLE: [503, "The service cannot store data right now. Try again shortly."],
 } as const satisfies Record<string, readonly [number, string] | readonly [number, string, string]>;
 
 export type ErrorName = keyof typeof ERRORS;
+
+/**
+ * Errors of the shell (src/http/app.ts), for every operation whatever its route says: a declared
+ * content-length over the limit is refused before routing, body or not; a body is parsed as JSON when
+ * declared so, on every method that is not GET or HEAD.
+ */
+export function shellErrors(method: string): ErrorName[] {
+  const bodyParsed = method !== "get" && method !== "head";
+  return bodyParsed ? ["INVALID_JSON", "PAYLOAD_TOO_LARGE"] : ["PAYLOAD_TOO_LARGE"];
+}
 
 /** A success response the route does not declare as a schema (204s, untyped handlers). */
 export interface ExtraResponse {
@@ -41,6 +64,8 @@ export interface ExtraResponse {
 export interface OperationNotes {
   credential: Credential;
   errors: readonly ErrorName[];
+  /** Instead of the route's own, when that one would have to type a limit by hand. */
+  summary?: string;
   description?: string;
   /** Examples for the declared success response, by status. */
   examples?: Readonly<Record<string, unknown>>;
@@ -50,9 +75,11 @@ export interface OperationNotes {
   setsCookie?: boolean;
 }
 
-const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED"] as const;
-const AUTH_ERRORS = ["INVALID_JSON", "VALIDATION_ERROR", "INVALID_ORIGIN", "PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS"] as const;
-const KEY_ERRORS = ["SESSION_REQUIRED", "INVALID_ORIGIN"] as const;
+/** Every operation that reads or writes the state database (accounts, sessions, keys, counters). */
+const STATE = "SERVICE_UNAVAILABLE";
+const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", STATE] as const;
+const AUTH_ERRORS = ["VALIDATION_ERROR", "INVALID_ORIGIN", "TOO_MANY_REQUESTS", STATE] as const;
+const KEY_ERRORS = ["SESSION_REQUIRED", "INVALID_ORIGIN", STATE] as const;
 
 const user = {
   id: "usr_7Qp2Xw9LmZk4",
@@ -70,7 +97,7 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   "GET /v1/meta": {
     credential: "none",
     errors: [],
-    responses: { "200": { description: "Service, dataset counts, the limits in force, licence and citation", example: { apiVersion: "v1", dataset: { release: "SR28" } } } },
+    responses: { "200": { description: "Service, dataset counts, the limits in force, licence and citation" } },
   },
   "GET /healthz": {
     credential: "none",
@@ -98,13 +125,13 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   },
   "GET /api/auth/get-session": {
     credential: "optionalSession",
-    errors: [],
+    errors: [STATE],
     description: "Answers 200 `null` without a valid session.",
     examples: { "200": { session, user } },
   },
   "POST /api/auth/sign-out": {
     credential: "optionalSession",
-    errors: ["INVALID_ORIGIN"],
+    errors: ["INVALID_ORIGIN", STATE],
     description: "Deletes the session server-side and clears the cookie. Idempotent: 200 without a session too.",
     responses: {
       "200": {
@@ -117,14 +144,14 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   },
   "POST /v1/keys": {
     credential: "session",
-    errors: [...KEY_ERRORS, "VALIDATION_ERROR", "INVALID_JSON", "KEY_LIMIT_REACHED", "PAYLOAD_TOO_LARGE"],
-    description: "The plaintext `key` is in this response only: it is stored as a hash and cannot be shown again.",
+    errors: [...KEY_ERRORS, "VALIDATION_ERROR", "KEY_LIMIT_REACHED", "KEY_ISSUE_LIMITED"],
+    description: `The plaintext \`key\` is in this response only: it is stored as a hash and cannot be shown again. At most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys per account, and a limit on keys issued per hour. Without a session: 401, whatever the body.`,
     requestExample: { name: "laptop" },
     examples: { "201": { ...keyFields, key: "fnk_5Hq2Zr8WbN3xK7mPq4Ls9Td2Vf6Yg1Hc8Jr" } },
   },
   "GET /v1/keys": {
     credential: "session",
-    errors: ["SESSION_REQUIRED"],
+    errors: ["SESSION_REQUIRED", STATE],
     examples: { "200": { items: [{ ...keyFields, lastUsedAt: null }] } },
   },
   "DELETE /v1/keys/{id}": {
@@ -135,30 +162,25 @@ export const OPERATIONS: Readonly<Record<string, OperationNotes>> = {
   },
   "GET /v1/trial-challenge": {
     credential: "none",
-    errors: ["TOO_MANY_REQUESTS"],
-    description: "Solve it in the browser with the ALTCHA widget (`<altcha-widget challenge=\"/v1/trial-challenge\">`); its payload is the `challengeToken` of `POST /v1/trial-token`. Not served when Turnstile is configured.",
+    errors: ["TOO_MANY_REQUESTS", STATE],
+    summary: `A signed ALTCHA proof-of-work challenge (expires in ${CHALLENGE_LIFETIME_SECONDS / 60} minutes)`,
+    description: `Solve it in the browser with the ALTCHA widget (\`<altcha-widget challenge="/v1/trial-challenge">\`); its payload is the \`challengeToken\` of \`POST /v1/trial-token\`. Expires after ${CHALLENGE_LIFETIME_SECONDS / 60} minutes. Not served when Turnstile is configured.`,
     responses: {
-      "200": {
-        description: "An ALTCHA v2 challenge, signed; `Cache-Control: no-store`",
-        schema: {
-          type: "object",
-          required: ["parameters", "signature"],
-          properties: { parameters: { type: "object", description: "algorithm, cost, nonce, salt, keyPrefix, keyLength, expiresAt" }, signature: { type: "string" } },
-        },
-      },
+      // Not the route's response schema: Elysia would re-shape the signed object it returns.
+      "200": { description: "An ALTCHA v2 challenge, signed; `Cache-Control: no-store`", schema: TrialChallenge },
     },
   },
   "POST /v1/trial-token": {
     credential: "none",
-    errors: ["VALIDATION_ERROR", "INVALID_JSON", "CHALLENGE_FAILED", "TOO_MANY_REQUESTS", "CHALLENGE_UNAVAILABLE", "PAYLOAD_TOO_LARGE"],
-    description: "Each solved challenge is accepted once. The token is good for 30 requests over 24 hours.",
+    errors: ["VALIDATION_ERROR", "CHALLENGE_FAILED", "TOO_MANY_REQUESTS", "CHALLENGE_UNAVAILABLE", STATE],
+    description: `Each solved challenge is accepted once. The token is good for ${TRIAL_ALLOWANCE}.`,
     requestExample: { challengeToken: "<the widget's payload>" },
     examples: { "201": { token: "eyJqdGkiOiJ0cmlhbF8... .3pSQ13yW...", expiresAt: "2026-01-06T10:00:00.000Z" } },
   },
   "GET /v1/foods": {
     credential: "apiKeyOrTrial",
     errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
-    description: "Every term of `q` must occur in the name (substring, ignoring case and diacritics). Ordered by relevance with `q`, else by food number.",
+    description: `Every term of \`q\` must occur in the name (substring, ignoring case and diacritics). Ordered by relevance with \`q\`, else by food number. \`limit\` is 1 to ${PAGE_SIZE_MAX}.`,
     examples: { "200": { items: [{ foodNumber: "01009", name: "Cheese, cheddar" }], total: 37, page: 1, limit: 1 } },
   },
   "GET /v1/foods/{foodNumber}": {

@@ -1,6 +1,11 @@
 import { t } from "elysia";
+import { lenient } from "../http/schema";
+import { KEY_NAME_MAX_LENGTH } from "./service";
 
-export const CreateKeyBody = t.Object({ name: t.String({ description: "A label, 1 to 64 characters." }) });
+/** The rule is for the document; the route checks it itself, in its own words (see accounts/model.ts). */
+export const CreateKeyBody = lenient(
+  t.Object({ name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX_LENGTH, description: `A label, 1 to ${KEY_NAME_MAX_LENGTH} characters after trimming.` }) }),
+);
 
 const keyFields = {
   id: t.String(),

@@ -3,6 +3,7 @@ import type { Config } from "../config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
 import { JSON_CONTENT_TYPE } from "../http/errors";
+import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
 
@@ -39,7 +40,7 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
         citation:
           "US Department of Agriculture, Agricultural Research Service, Nutrient Data Laboratory. USDA National Nutrient Database for Standard Reference, Release 28. Version Current: September 2015, slightly revised May 2016.",
       }),
-      { detail: { summary: "Service, dataset and limits", tags: ["Public"] } },
+      { response: { 200: MetaResponse }, detail: { summary: "Service, dataset and limits", tags: ["Public"] } },
     )
     .get(
       "/healthz",

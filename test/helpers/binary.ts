@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { registerFoodApiServer } from "./contract-fetch";
 import { BINARY_PATH } from "./paths";
 
 /**
@@ -57,6 +58,7 @@ export async function startServer(
     await stderrDone;
     throw new Error(`server did not start: ${stderr}`);
   }
+  registerFoodApiServer(url, options.env);
   let stdoutText = "";
   const stdoutDone = (async () => {
     for await (const chunk of child.stdout) stdoutText += new TextDecoder().decode(chunk);
