@@ -14,7 +14,7 @@ let key: string;
 let cookie: string;
 
 beforeAll(async () => {
-  t = createTestApp({ env: { FOODAPI_FREE_LIMIT: "1/1m", FOODAPI_AUTH_LIMIT: "3/1m" } });
+  t = createTestApp({ env: { FOODAPI_FREE_LIMIT: "1/1m", FOODAPI_AUTH_LIMIT: "3/1m", FOODAPI_KEY_ISSUE_LIMIT: "30/1h" } });
   key = t.issueKey().key;
   cookie = sessionCookie(await t.request("/api/auth/sign-up/email", jsonPost({ email: "docs@example.com", password: "docs password", name: "D" })));
 });
@@ -60,15 +60,31 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
     for (let i = 0; i < 26; i++) last = await t.request("/v1/keys", jsonPost({ name: `k${i}` }, { cookie: session }));
     return last!;
   },
+  async KEY_ISSUE_LIMITED() {
+    const session = sessionCookie(await signUp({ email: "churn@example.com", password: "many keys", name: "C" }, fromIp("10.0.0.12")));
+    let last: Response | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = await t.request("/v1/keys", jsonPost({ name: `k${i}` }, { cookie: session }));
+      if (last.status === 201) await t.request(`/v1/keys/${((await last.clone().json()) as { id: string }).id}`, { method: "DELETE", headers: { cookie: session } });
+    }
+    return last!;
+  },
+  async SERVICE_UNAVAILABLE() {
+    // The state database refuses writes (as a full disk or a read-only file system would).
+    t.state.sqlite.run("PRAGMA query_only = ON");
+    try {
+      return await signUp({ email: "nowhere@example.com", password: "long enough", name: "N" }, fromIp("10.0.0.13"));
+    } finally {
+      t.state.sqlite.run("PRAGMA query_only = OFF");
+    }
+  },
 };
 
 /**
  * CHALLENGE_UNAVAILABLE needs a Turnstile verifier that hangs for 5 s: checked against ERRORS in
- * test/trial-binary.test.ts. SERVICE_UNAVAILABLE (a failing state database) and KEY_ISSUE_LIMITED (the
- * per-account key-issue limit) are documented ahead of their implementation on another branch.
- * TODO(merge): provoke those two here once the state-db 503 and the key-issue limit are in.
+ * test/trial-binary.test.ts.
  */
-const NOT_PROVOKED_HERE: ErrorName[] = ["CHALLENGE_UNAVAILABLE", "SERVICE_UNAVAILABLE", "KEY_ISSUE_LIMITED"];
+const NOT_PROVOKED_HERE: ErrorName[] = ["CHALLENGE_UNAVAILABLE"];
 
 describe("the documented error examples are what the API answers", () => {
   test("every documented error is provoked here or listed as covered elsewhere", () => {

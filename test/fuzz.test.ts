@@ -45,8 +45,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Text a client might send: printable unicode, control characters and NUL, long runs, numbers, nothing. */
-const text = (options: { noNul?: boolean } = {}) => {
-  const arbitrary = fc.oneof(
+const text = () =>
+  fc.oneof(
     fc.string({ maxLength: 12 }),
     fc.string({ unit: "grapheme", maxLength: 8 }),
     fc.string({ unit: "binary", maxLength: 8 }),
@@ -61,8 +61,6 @@ const text = (options: { noNul?: boolean } = {}) => {
       .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.constantFrom("\u0000", "\u0001", "\u001f", "\u007f", "\u0085", "\u202e", "\u2066"), fc.nat(8))
       .map(([value, control, at]) => value.slice(0, at) + control + value.slice(at)),
   );
-  return options.noNul ? arbitrary.map((value) => value.replaceAll("\u0000", "")) : arbitrary;
-};
 
 /** Percent-encoding as a client may send it: a lone surrogate goes out as its (invalid) WTF-8 bytes. */
 function percentEncode(value: string): string {
@@ -79,27 +77,22 @@ function percentEncode(value: string): string {
 
 /**
  * A query string: the operation's parameters and stray ones, in any order, some repeated.
- * TODO(merge): `q` containing NUL (`q=ab%00`) answers 500; the fix is on another branch. Until it is
- * merged, NUL is left out of `q` here; drop `noNul` then.
  */
 function queryOf(operation: Json) {
   const names: string[] = (operation.parameters ?? []).filter((p: Json) => p.in === "query").map((p: Json) => p.name);
   const pair = fc.tuple(fc.oneof(fc.constantFrom(...names, "x"), fc.string({ maxLength: 5 })), fc.constant(null)).chain(([name]) =>
-    (name === "q" ? text({ noNul: true }) : text()).map((value) => [name, value] as const),
+    text().map((value) => [name, value] as const),
   );
   return fc.array(pair, { maxLength: 6 }).map((pairs) => pairs.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join("&"));
 }
 
 /**
- * A path with its `{parameters}` filled: real-looking values, random text, and encodings of both.
- * TODO(merge): a path parameter that is not valid percent-encoding (a lone surrogate, sent as `%ED%A0%80`)
- * makes Elysia's copy of a route answer 400 `VALIDATION_ERROR` "foodNumber: Expected string": HEAD
- * /v1/foods/%ED%A0%80 is a 400 while its GET (the direct route) is a 404, and DELETE /v1/keys/%ED%A0%80
- * is a 400 before the session check. Left out here until the routes answer it as the direct router does.
+ * A path with its `{parameters}` filled: real-looking values, random text (lone surrogates included, sent
+ * as `%ED%A0%80`, which is not valid percent-encoding), and encodings of both.
  */
 function pathOf(template: string) {
   const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const segment = fc.oneof(fc.constantFrom("01001", "99999", "1001", "key_nope", "0", "-1"), text().filter((value) => value !== "" && value.isWellFormed()));
+  const segment = fc.oneof(fc.constantFrom("01001", "99999", "1001", "key_nope", "0", "-1"), text().filter((value) => value !== ""));
   const slash = fc.boolean().map((trailing) => (trailing ? "/" : ""));
   return fc.tuple(fc.array(segment, { minLength: names.length, maxLength: names.length }), slash).map(
     ([values, trailing]) => names.reduce((path, name, i) => path.replace(`{${name}}`, percentEncode(values[i]!)), template) + trailing,

@@ -249,3 +249,20 @@ describe("error logs", () => {
     expect(line).not.toContain("argon2id");
   });
 });
+
+describe("data routes as the document describes them", () => {
+  test("HEAD is GET without the body, behind the same guard, also for a path that is not valid percent-encoding", async () => {
+    const head = (path: string, headers: Record<string, string> = {}) => t.request(path, { method: "HEAD", headers });
+    const missing = await head("/v1/foods/%ED%A0%80", { "x-api-key": key });
+    expect([missing.status, await missing.text()]).toEqual([404, ""]);
+    expect(missing.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
+    expect((await head("/v1/foods/%zz")).status).toBe(401);
+    const found = await head("/v1/foods/01001/", { "x-api-key": key });
+    expect([found.status, await found.text()]).toEqual([200, ""]);
+  });
+
+  test("a declared body over 16 KiB is 413 on the direct routes too", async () => {
+    const response = await t.request("/v1/foods?q=milk", { headers: { "x-api-key": key, "content-length": "20000" } });
+    expect([response.status, ((await response.json()) as any).code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+  });
+});

@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 
 /** Request and response schemas of /api/auth/*, shaped like Better Auth's so its client works unchanged. */
 
-/** A user's name, in code points after trimming. TODO(lead): service.ts's NAME_MAX_LENGTH should be this one. */
+/** A user's name, in code points after trimming. */
 export const USER_NAME_MAX_LENGTH = 100;
 
 /**

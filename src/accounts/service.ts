@@ -2,12 +2,11 @@ import { ApiError, validationError } from "../http/errors";
 import type { Clock } from "../clock";
 import { codePointLength, parseName } from "../security/text";
 import { parseEmail } from "./email";
-import type { SessionJson, SignInBody, SignUpBody, UserJson } from "./model";
+import { type SessionJson, type SignInBody, type SignUpBody, USER_NAME_MAX_LENGTH, type UserJson } from "./model";
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./passwords";
 import type { Session, User } from "./schema";
 import type { AccountStore } from "./store";
 
-export const USER_NAME_MAX_LENGTH = 100;
 
 /**
  * Validates a sign-up and creates the account; the e-mail's UNIQUE constraint settles any race. `andThen`

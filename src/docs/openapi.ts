@@ -2,7 +2,7 @@ import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia } from "elysia";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../accounts/sessions";
 import type { RateSpec } from "../config/config";
-import { MAX_BODY_BYTES } from "../http/app";
+import { MAX_BODY_BYTES } from "../http/body";
 import { documentedSchema } from "../http/schema";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { ERRORS, type ErrorName, OPERATIONS, type OperationNotes, shellErrors, TRIAL_ALLOWANCE } from "./operations";

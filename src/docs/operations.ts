@@ -6,7 +6,7 @@
  */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../accounts/passwords";
 import { PAGE_SIZE_MAX } from "../catalog/search-params";
-import { MAX_BODY_BYTES } from "../http/app";
+import { MAX_BODY_BYTES } from "../http/body";
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../keys/service";
 import { CHALLENGE_LIFETIME_SECONDS } from "../trial/challenge";
 import { TrialChallenge } from "../trial/model";

@@ -1,10 +1,8 @@
 import { Elysia, ValidationError } from "elysia";
-import { payloadTooLarge, readBodyText } from "./body";
+import { declaresTooLargeBody, MAX_BODY_BYTES, payloadTooLarge, readBodyText } from "./body";
 import type { ErrorMapper } from "./error-mapping";
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, SECURITY_HEADERS, validationError } from "./errors";
 
-/** Every request body is at most 16 KiB: nothing this API accepts needs more. */
-export const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * The Elysia app shell: the one place errors become `{code, message}` responses and JSON gets its
@@ -17,7 +15,7 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
     .headers({ ...SECURITY_HEADERS })
     .onRequest(({ request }) => {
       // A declared length over the limit is refused before the body is read.
-      if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+      if (declaresTooLargeBody(request)) {
         return errorResponse(payloadTooLarge(MAX_BODY_BYTES));
       }
     })
@@ -47,6 +45,9 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
         case "PARSE":
           return errorResponse(new ApiError(400, "INVALID_JSON", "The request body is not valid JSON."));
         case "VALIDATION":
+          // A path parameter that is not valid percent-encoding reaches Elysia as null: it names nothing,
+          // as the direct routes answer it, rather than a field to correct.
+          if (error.type === "params") return errorResponse(notFound());
           if (error.type !== "response") return errorResponse(describeValidation(error));
           break;
       }

@@ -1,12 +1,13 @@
 import type { ErrorMapper } from "./error-mapping";
+import { declaresTooLargeBody, MAX_BODY_BYTES, payloadTooLarge } from "./body";
 import { errorResponse } from "./errors";
 
 /**
  * The hot read routes, answered before Elysia. Elysia's generic request pipeline (context, hooks, header
- * merging) cost more than a cached answer itself, so `GET`s of the paths listed here go straight to a plain
- * `(request, target) => Response` handler. Every other request, and these paths with any other method,
- * falls through to the Elysia app, where the same routes are also mounted with their schemas (for the
- * OpenAPI document and HEAD), calling the same handlers.
+ * merging) cost more than a cached answer itself, so `GET`s and `HEAD`s of the paths listed here go straight
+ * to a plain `(request, target) => Response` handler. Every other request, and these paths with any other
+ * method, falls through to the Elysia app, where the same routes are also mounted with their schemas (for
+ * the OpenAPI document), calling the same handlers.
  */
 /** What a handler needs of the URL once the route is matched. */
 export interface RequestTarget {
@@ -33,7 +34,8 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
   for (const route of routes) (route.param ? withParam : exact).set(route.path, route.handle);
 
   return (request) => {
-    if (request.method !== "GET") return fallback(request);
+    const head = request.method === "HEAD";
+    if (request.method !== "GET" && !head) return fallback(request);
     const { path: rawPath, search } = splitUrl(request.url);
     // A trailing slash is the same route, as Elysia matches it.
     const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
@@ -45,11 +47,15 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
       if (!handler) return fallback(request);
       param = decodeSegment(path.slice(slash + 1));
     }
+    if (declaresTooLargeBody(request)) return errorResponse(payloadTooLarge(MAX_BODY_BYTES));
+    let response: Response;
     try {
-      return handler(request, { search, param });
+      response = handler(request, { search, param });
     } catch (error) {
-      return errorResponse(toApiError(error));
+      response = errorResponse(toApiError(error));
     }
+    // HEAD is answered here too, as GET without the body: the same guard, quota and status.
+    return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
   };
 }
 
