@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
-import { HELP } from "./cli/help";
+import { COMMANDS, overallHelp } from "./cli/commands";
+import { CannotStart } from "./cli/errors";
 import { parseArgs, UsageError } from "./config/args";
 import { ConfigError, loadConfig } from "./config/config";
 import { CatalogUnavailable } from "./db/catalog-db";
@@ -11,14 +12,19 @@ import { SERVICE_NAME, SERVICE_VERSION } from "./meta/version";
  * on demand: `import` runs before the web assets the server embeds exist (build.sh), and needs none.
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv);
-  const command = args.command ?? "serve";
-  if (args.flags.has("help") || command === "help") {
-    process.stdout.write(HELP);
+  const args = parseArgs(argv, COMMANDS);
+  const { command } = args;
+  if (args.version || command === "version") {
+    process.stdout.write(`${SERVICE_NAME} ${SERVICE_VERSION}\n`);
     return 0;
   }
-  if (args.flags.has("version") || command === "version") {
-    process.stdout.write(`${SERVICE_NAME} ${SERVICE_VERSION}\n`);
+  if (command === "help") {
+    const topic = args.positionals[0];
+    process.stdout.write(topic === undefined ? overallHelp() : (COMMANDS[topic]?.usage ?? overallHelp()));
+    return 0;
+  }
+  if (args.help) {
+    process.stdout.write(args.named ? COMMANDS[command]!.usage : overallHelp());
     return 0;
   }
   switch (command) {
@@ -26,10 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import("./cli/serve")).serve(loadConfig(args.flags, process.env));
     case "import":
       return (await import("./cli/import")).importCommand(args.positionals, args.flags);
-    case "keys":
-      return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
     default:
-      throw new UsageError(`unknown command '${command}'; see 'foodapi help'`);
+      return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
   }
 }
 
@@ -40,7 +44,7 @@ main(process.argv.slice(2)).then(
       console.error(`foodapi: ${error.message}`);
       process.exit(2);
     }
-    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable) {
+    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable || error instanceof CannotStart) {
       console.error(`foodapi: ${error.message}`);
       process.exit(1);
     }

@@ -55,14 +55,16 @@ describe("the compiled binary", () => {
 
   test("started from a temporary directory, it answers an authenticated search and stops cleanly on SIGTERM", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "foodapi-e2e-"));
-    const created = runBinary(["keys", "create", "--email", "Dev@Example.com", "--name", "laptop"], { cwd });
-    expect(created.exitCode).toBe(0);
-    const key = created.stdout.trim();
-    expect(created.stdout).toBe(`${key}\n`);
-    expect(key).toMatch(/^fnk_[1-9A-HJ-NP-Za-km-z]{33}$/);
-
     const server = await startServer({ cwd });
+    let key = "";
     try {
+      // In the data directory the server made (./data of the same working directory).
+      const created = runBinary(["keys", "create", "--email", "Dev@Example.com", "--name", "laptop"], { cwd });
+      expect(created.exitCode).toBe(0);
+      key = created.stdout.trim();
+      expect(created.stdout).toBe(`${key}\n`);
+      expect(key).toMatch(/^fnk_[1-9A-HJ-NP-Za-km-z]{33}$/);
+      expect(created.stderr).toContain(`data directory ${join(cwd, "data")}`);
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const search = await fetch(`${server.url}/v1/foods?q=cheddar&limit=5`, { headers: { "x-api-key": key } });
       expect(search.status).toBe(200);

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig, parseRateSpec } from "../src/config/config";
 import { parseArgs } from "../src/config/args";
+import { COMMANDS } from "../src/cli/commands";
 
-const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(parseArgs(["serve", ...argv]).flags, env);
+const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(parseArgs(["serve", ...argv], COMMANDS).flags, env);
 
 describe("config", () => {
   test("defaults", () => {

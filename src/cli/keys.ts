@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { parseEmail } from "../accounts/email";
+import { CannotStart } from "./errors";
 import { createAccountStore } from "../accounts/store";
 import { systemClock } from "../clock";
 import type { Config } from "../config/config";
@@ -21,6 +23,13 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
   if (!checked.ok) throw new UsageError(`--name ${checked.problem}`);
   const name = checked.name;
 
+  // A data directory that does not exist means the wrong directory (a server elsewhere would never see the
+  // key), not a new one to create: only `serve` creates one.
+  if (!existsSync(config.dataDir)) {
+    throw new CannotStart(
+      `no data directory at ${config.dataDir}: 'keys create' issues keys into a server's data directory (start 'foodapi serve' there once, or pass --data-dir or FOODAPI_DATA_DIR)`,
+    );
+  }
   const state = openStateDb(config.dataDir);
   try {
     const accounts = createAccountStore(state);
@@ -35,7 +44,7 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
       return 1;
     }
     const issued = result.key;
-    console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email}; it is shown once, below`);
+    console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email} in data directory ${config.dataDir}; it is shown once, below`);
     process.stdout.write(`${issued.key}\n`);
     return 0;
   } catch (error) {

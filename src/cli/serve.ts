@@ -1,6 +1,7 @@
 import { createFoodApi } from "../app";
 import { systemClock } from "../clock";
-import { type Config, withBoundPort } from "../config/config";
+import { type Config, ConfigError, withBoundPort } from "../config/config";
+import { CannotStart } from "./errors";
 import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
 import { dataDirUnusable } from "../db/storage-fault";
@@ -32,15 +33,21 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   // Bound first, so that the app is built knowing the real port (`--port 0`); no request is handled
   // before `app` is assigned, as both happen in this same turn of the event loop.
   let app: ReturnType<typeof createFoodApi> | undefined;
-  const server = startHttpServer({
-    hostname: config.host,
-    port: config.port,
-    clientIpHeader: config.clientIpHeader,
-    handle: (request) => app!.handle(request),
-    log: accessLog.log,
-    reusePort: role !== null || leading,
-    worker: role?.index ?? (leading ? 0 : undefined),
-  });
+  // SO_REUSEPORT lets this server's own workers share the port, but would let it join any other server
+  // of the same user on that port too (the kernel would then split the traffic between two data
+  // directories): the first process makes sure the port is free before it binds that way.
+  if (leading && config.port !== 0) refuseTakenPort(config);
+  const server = bindOrExplain(config, () =>
+    startHttpServer({
+      hostname: config.host,
+      port: config.port,
+      clientIpHeader: config.clientIpHeader,
+      handle: (request) => app!.handle(request),
+      log: accessLog.log,
+      reusePort: role !== null || leading,
+      worker: role?.index ?? (leading ? 0 : undefined),
+    }),
+  );
   config = withBoundPort(config, server.port!);
   try {
     app = createFoodApi({
@@ -88,4 +95,28 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   catalog.close();
   if (!role) console.error("stopped");
   return started && workersStopped ? 0 : 1;
+}
+
+const portTaken = (config: Config) =>
+  new CannotStart(`port ${config.port} on ${config.host} is already in use (another foodapi or another program); stop it, or set --port or PORT`);
+
+/** Binds the port without SO_REUSEPORT for a moment: it fails exactly when anything listens there already. */
+function refuseTakenPort(config: Config): void {
+  bindOrExplain(config, () => Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } })).stop(true);
+}
+
+/** A bind failure as one line: a port in use (exit 1), or a host this machine cannot listen on (exit 2). */
+function bindOrExplain<T>(config: Config, bind: () => T): T {
+  try {
+    return bind();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw portTaken(config);
+    // Bun reports a host name that does not resolve as ENOENT from listen.
+    if (code === "EINVAL" || code === "EADDRNOTAVAIL" || code === "ENOENT" || code === "ENOTFOUND") {
+      throw new ConfigError("--host", `cannot listen on '${config.host}': not an address of this machine (${code}); use 127.0.0.1, 0.0.0.0 or one of its addresses`);
+    }
+    if (code === "EACCES") throw new CannotStart(`not allowed to listen on port ${config.port} (ports below 1024 need privileges); set --port or PORT`);
+    throw error;
+  }
 }

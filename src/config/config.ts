@@ -1,5 +1,7 @@
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
+import { SETTINGS, type SettingKey } from "./settings";
 
 /**
  * The one config loader: every setting is read here, once, from a flag, else its environment variable,
@@ -19,6 +21,8 @@ export interface Config {
   readonly trustedOrigins: readonly string[];
   /** Header carrying the client IP set by the edge proxy; null means the TCP peer address only. */
   readonly clientIpHeader: string | null;
+  /** The header is the default one, not a choice the operator made (start-up warns about it off loopback). */
+  readonly clientIpHeaderIsDefault: boolean;
   readonly freeLimit: RateSpec;
   readonly authLimit: RateSpec;
   readonly trialIpLimit: RateSpec;
@@ -69,6 +73,15 @@ export function parseRateSpec(text: string, setting: string): RateSpec {
   return { limit, windowSeconds };
 }
 
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** An IP address or a host name; dotted digits that are not an IPv4 address (`999.1.1.1`) are neither. */
+function parseHost(text: string, setting: string): string {
+  const host = text.trim().replace(/^\[(.*)\]$/, "$1");
+  if (isIP(host) || (HOST_NAME.test(host) && !/^[\d.]+$/.test(host))) return host;
+  throw new ConfigError(setting, `'${text}' is not an IP address or host name (for example 127.0.0.1, 0.0.0.0 or ::1)`);
+}
+
 function parsePort(text: string, setting: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new ConfigError(setting, `'${text}' is not a port number (0-65535)`);
   return Number(text);
@@ -87,44 +100,45 @@ function parseOrigin(text: string, setting: string): string {
 
 export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>): Config {
   const source = { flags, env };
-  const get = (flag: string | null, envName: string | null) => read(source, flag, envName);
+  const get = (key: SettingKey) => read(source, SETTINGS[key].flag, SETTINGS[key].env);
 
-  const portIn = get("port", "PORT");
+  const portIn = get("port");
   const port = portIn ? parsePort(portIn.value, portIn.name) : 3000;
-  const host = get("host", "HOST")?.value || "127.0.0.1";
-  const dataDir = resolve(get("data-dir", "FOODAPI_DATA_DIR")?.value || "./data");
+  const hostIn = get("host");
+  const host = hostIn?.value ? parseHost(hostIn.value, hostIn.name) : "127.0.0.1";
+  const dataDir = resolve(get("dataDir")?.value || "./data");
 
-  const baseUrlIn = get("base-url", "FOODAPI_BASE_URL");
+  const baseUrlIn = get("baseUrl");
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const baseUrl = new URL(baseUrlIn ? parseOrigin(baseUrlIn.value, baseUrlIn.name) : `http://${urlHost}:${port}`);
 
-  const trustedIn = get("trusted-origins", "FOODAPI_TRUSTED_ORIGINS");
+  const trustedIn = get("trustedOrigins");
   const trustedOrigins = (trustedIn?.value ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)
     .map((origin) => parseOrigin(origin, trustedIn!.name));
 
-  const ipHeaderIn = get("client-ip-header", "FOODAPI_CLIENT_IP_HEADER");
+  const ipHeaderIn = get("clientIpHeader");
   const ipHeader = ipHeaderIn === undefined ? "cf-connecting-ip" : ipHeaderIn.value.trim().toLowerCase();
   if (ipHeader && !/^[a-z0-9-]+$/.test(ipHeader)) throw new ConfigError(ipHeaderIn!.name, `'${ipHeader}' is not a header name`);
 
-  const rate = (flag: string, envName: string, fallback: string) => {
-    const input = get(flag, envName);
-    return parseRateSpec(input?.value ?? fallback, input?.name ?? `--${flag}`);
+  const rate = (key: "freeLimit" | "authLimit" | "trialIpLimit" | "keyIssueLimit") => {
+    const input = get(key);
+    return parseRateSpec(input?.value ?? SETTINGS[key].shown, input?.name ?? `--${SETTINGS[key].flag}`);
   };
 
-  const turnstileUrlIn = get(null, "TURNSTILE_VERIFY_URL");
-  const trialSecret = get(null, "FOODAPI_TRIAL_SECRET")?.value || undefined;
+  const turnstileUrlIn = get("turnstileVerifyUrl");
+  const trialSecret = get("trialSecret")?.value || undefined;
   if (trialSecret !== undefined && trialSecret.length < 32) {
     throw new ConfigError("FOODAPI_TRIAL_SECRET", "must be at least 32 characters");
   }
 
-  const catalogIn = get("catalog", "FOODAPI_CATALOG");
+  const catalogIn = get("catalog");
   const cacheHome = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
-  const cacheDir = resolve(get("cache-dir", "FOODAPI_CACHE_DIR")?.value || (cacheHome ? join(cacheHome, "foodapi") : join(dataDir, "cache")));
+  const cacheDir = resolve(get("cacheDir")?.value || (cacheHome ? join(cacheHome, "foodapi") : join(dataDir, "cache")));
 
-  const workersIn = get("workers", "FOODAPI_WORKERS");
+  const workersIn = get("workers");
   if (workersIn && (!/^\d{1,3}$/.test(workersIn.value) || Number(workersIn.value) < 1 || Number(workersIn.value) > 64)) {
     throw new ConfigError(workersIn.name, `'${workersIn.value}' is not a number of workers (1-64)`);
   }
@@ -136,12 +150,13 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     baseUrl,
     trustedOrigins: Object.freeze(trustedOrigins),
     clientIpHeader: ipHeader || null,
-    freeLimit: rate("free-limit", "FOODAPI_FREE_LIMIT", "1000/1h"),
-    authLimit: rate("auth-limit", "FOODAPI_AUTH_LIMIT", "10/1m"),
-    trialIpLimit: rate("trial-ip-limit", "FOODAPI_TRIAL_IP_LIMIT", "10/1h"),
-    keyIssueLimit: rate("key-issue-limit", "FOODAPI_KEY_ISSUE_LIMIT", "60/1h"),
+    clientIpHeaderIsDefault: ipHeaderIn === undefined,
+    freeLimit: rate("freeLimit"),
+    authLimit: rate("authLimit"),
+    trialIpLimit: rate("trialIpLimit"),
+    keyIssueLimit: rate("keyIssueLimit"),
     trialSecret,
-    turnstileSecretKey: get(null, "TURNSTILE_SECRET_KEY")?.value || undefined,
+    turnstileSecretKey: get("turnstileSecretKey")?.value || undefined,
     turnstileVerifyUrl: turnstileUrlIn
       ? parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value
       : "https://challenges.cloudflare.com/turnstile/v0/siteverify",

@@ -1,0 +1,40 @@
+import type { CommandSpec } from "../config/args";
+import { SETTING_FLAGS, settingsHelp } from "../config/settings";
+
+/** Each subcommand: what it accepts (for the argument parser) and its usage (for `--help`). */
+export interface Command extends CommandSpec {
+  readonly summary: string;
+  readonly usage: string;
+}
+
+const none = { min: 0, max: 0, name: "" };
+
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: {
+    flags: SETTING_FLAGS,
+    positionals: none,
+    summary: "serve the API (the default command)",
+    usage: `Usage: foodapi [serve] [options]\n\nServes the API until SIGTERM or SIGINT. Settings (flag, environment variable; a flag wins):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`,
+  },
+  import: {
+    flags: ["out"],
+    positionals: { min: 0, max: 1, name: "an SR28 directory" },
+    summary: "build a catalog database from SR28's ASCII files",
+    usage:
+      "Usage: foodapi import [SR28_DIR] [--out FILE]\n\nImports SR28's ASCII files (windows-1252, `^`/`~` fields) from SR28_DIR (default: FOODAPI_SR28_DIR)\ninto a catalog database at FILE (default: ./catalog.sqlite); nothing is written unless it all imports.\n",
+  },
+  keys: {
+    flags: ["email", "name", "data-dir"],
+    positionals: { min: 1, max: 1, name: "a subcommand ('create')" },
+    summary: "issue an API key (creates the account if needed)",
+    usage:
+      "Usage: foodapi keys create --email E --name N [--data-dir DIR]\n\nIssues an API key for E in the data directory a server uses (--data-dir or FOODAPI_DATA_DIR, default ./data;\nit must exist: start the server once first). The key is the only line on stdout.\n",
+  },
+  version: { flags: [], positionals: none, summary: "print the version", usage: "Usage: foodapi version\n" },
+  help: { flags: [], positionals: { min: 0, max: 1, name: "" }, summary: "this text; 'foodapi help COMMAND' for one command", usage: "Usage: foodapi help [COMMAND]\n" },
+};
+
+export function overallHelp(): string {
+  const commands = Object.entries(COMMANDS).map(([name, c]) => `  foodapi ${name.padEnd(8)} ${c.summary}`).join("\n");
+  return `foodapi: the USDA SR28 food composition API in one binary\n\nCommands:\n${commands}\n\n'foodapi COMMAND --help' shows a command's usage.\n\nSettings (flag, environment variable; a flag wins over its variable, which wins over the default):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`;
+}

@@ -1,0 +1,45 @@
+/**
+ * Every setting foodapi reads, in one list: the config loader reads each by its flag and environment
+ * variable, `help` prints them, and the argument parser accepts exactly these flags (an unknown one is an
+ * error, not silently ignored). `shown` is the default as a person reads it.
+ */
+export interface Setting {
+  readonly flag: string | null;
+  readonly env: string | null;
+  readonly shown: string;
+  readonly help: string;
+}
+
+export const SETTINGS = {
+  port: { flag: "port", env: "PORT", shown: "3000", help: "port to listen on (0: any free port, printed at start)" },
+  host: { flag: "host", env: "HOST", shown: "127.0.0.1", help: "address to listen on (an IP address or a host name)" },
+  dataDir: { flag: "data-dir", env: "FOODAPI_DATA_DIR", shown: "./data", help: "the state database's directory" },
+  baseUrl: { flag: "base-url", env: "FOODAPI_BASE_URL", shown: "http://<host>:<port>", help: "the public origin (origin checks, Secure cookies)" },
+  trustedOrigins: { flag: "trusted-origins", env: "FOODAPI_TRUSTED_ORIGINS", shown: "none", help: "other origins allowed to use the cookie routes, comma-separated" },
+  clientIpHeader: { flag: "client-ip-header", env: "FOODAPI_CLIENT_IP_HEADER", shown: "cf-connecting-ip", help: "header the proxy sets to the client IP (empty: the TCP peer)" },
+  freeLimit: { flag: "free-limit", env: "FOODAPI_FREE_LIMIT", shown: "1000/1h", help: "requests per window for each free key" },
+  authLimit: { flag: "auth-limit", env: "FOODAPI_AUTH_LIMIT", shown: "10/1m", help: "sign-in and sign-up attempts per client IP and route" },
+  trialIpLimit: { flag: "trial-ip-limit", env: "FOODAPI_TRIAL_IP_LIMIT", shown: "10/1h", help: "trial challenges and tokens per client IP and route" },
+  keyIssueLimit: { flag: "key-issue-limit", env: "FOODAPI_KEY_ISSUE_LIMIT", shown: "60/1h", help: "API keys an account may issue per window" },
+  catalog: { flag: "catalog", env: "FOODAPI_CATALOG", shown: "the embedded one", help: "a catalog file from 'foodapi import' to serve instead" },
+  cacheDir: { flag: "cache-dir", env: "FOODAPI_CACHE_DIR", shown: "$XDG_CACHE_HOME/foodapi or ~/.cache/foodapi", help: "where the embedded catalog is unpacked once" },
+  workers: { flag: "workers", env: "FOODAPI_WORKERS", shown: "one per core", help: "server processes sharing the port and state (1-64)" },
+  trialSecret: { flag: null, env: "FOODAPI_TRIAL_SECRET", shown: "generated once", help: "signs trial tokens (at least 32 characters); kept in the data directory if unset" },
+  turnstileSecretKey: { flag: null, env: "TURNSTILE_SECRET_KEY", shown: "unset: ALTCHA", help: "verify trial challenges with Cloudflare Turnstile instead" },
+  turnstileVerifyUrl: { flag: null, env: "TURNSTILE_VERIFY_URL", shown: "Cloudflare's siteverify", help: "Turnstile's siteverify URL" },
+} as const satisfies Record<string, Setting>;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+/** The flags `serve` accepts. */
+export const SETTING_FLAGS: readonly string[] = Object.values(SETTINGS).flatMap((s: Setting) => (s.flag ? [s.flag] : []));
+
+/** The settings as help text lines: flag, variable, default, what it does. */
+export function settingsHelp(keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[]): string {
+  const rows = keys.map((key) => {
+    const s: Setting = SETTINGS[key];
+    return [s.flag ? `--${s.flag}` : "", s.env ?? "", s.shown, s.help];
+  });
+  const widths = [0, 1].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map(([flag, env, shown, help]) => `  ${flag!.padEnd(widths[0]!)}  ${env!.padEnd(widths[1]!)}  ${help} (default: ${shown})`).join("\n");
+}
