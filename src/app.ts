@@ -14,6 +14,7 @@ import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/app";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
 import { createDispatcher } from "./http/direct-routes";
+import { allowedOriginsFor } from "./http/origin-check";
 import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
 import { verifyKey } from "./keys/service";
@@ -67,7 +68,7 @@ export function createFoodApi(deps: AppDeps) {
     turnstile: config.turnstileSecretKey ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl } : undefined,
   };
   const consumeTrialQuota = createTrialQuota(trial);
-  const allowedOrigins = new Set([config.baseUrl.origin, ...config.trustedOrigins]);
+  const allowedOrigins = allowedOriginsFor(config.baseUrl, config.trustedOrigins);
   const secureCookies = config.baseUrl.protocol === "https:";
 
   const verifiers: CredentialVerifiers = {

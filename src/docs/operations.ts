@@ -27,7 +27,7 @@ export const ERRORS = {
   UNAUTHORIZED: [401, "A valid API key or trial token is required."],
   SESSION_REQUIRED: [401, "Sign in to manage API keys.", "UNAUTHORIZED"],
   INVALID_EMAIL_OR_PASSWORD: [401, "Invalid e-mail or password."],
-  INVALID_ORIGIN: [403, "This request came from a site that is not allowed to make it."],
+  INVALID_ORIGIN: [403, "This request came from a site that is not allowed to make it: its origin is neither the service's own (--base-url) nor a trusted one (--trusted-origins)."],
   CHALLENGE_FAILED: [403, "The bot challenge was not solved, has expired, or was already used."],
   FOOD_NOT_FOUND: [404, "No food has the number '99999'."],
   KEY_NOT_FOUND: [404, "No such key."],

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { ApiError } from "./errors";
+import { requestFacts } from "./request-context";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -26,7 +27,24 @@ function refererOrigin(referer: string | null): string | null {
 export function originCheck(allowed: ReadonlySet<string>) {
   return new Elysia().onBeforeHandle({ as: "scoped" }, ({ request }) => {
     if (!SAFE_METHODS.has(request.method) && !isAllowedOrigin(request.headers, allowed)) {
-      throw new ApiError(403, "INVALID_ORIGIN", "This request came from a site that is not allowed to make it.");
+      // The operator reads why in the access log: which origin came, so that --base-url can be fixed.
+      requestFacts(request).authFailure = `INVALID_ORIGIN ${(request.headers.get("origin") ?? request.headers.get("referer") ?? "").slice(0, 200)}`;
+      throw new ApiError(403, "INVALID_ORIGIN", "This request came from a site that is not allowed to make it: its origin is neither the service's own (--base-url) nor a trusted one (--trusted-origins).");
     }
   });
+}
+
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/**
+ * The origins a browser may come from to change state: the service's own and the trusted ones. On a
+ * loopback base URL every loopback spelling of it is the service's own (a laptop's browser opens
+ * `http://localhost:3000` as readily as `http://127.0.0.1:3000`).
+ */
+export function allowedOriginsFor(baseUrl: URL, trusted: readonly string[]): ReadonlySet<string> {
+  const origins = new Set([baseUrl.origin, ...trusted]);
+  if (LOOPBACK_NAMES.includes(baseUrl.hostname)) {
+    for (const name of LOOPBACK_NAMES) origins.add(`${baseUrl.protocol}//${name}${baseUrl.port ? `:${baseUrl.port}` : ""}`);
+  }
+  return origins;
 }
