@@ -32,6 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import("./cli/serve")).serve(loadConfig(args.flags, process.env));
     case "import":
       return (await import("./cli/import")).importCommand(args.positionals, args.flags);
+    case "trial-token":
+      return (await import("./cli/trial-token")).trialTokenCommand(args.flags.get("url")?.replace(/\/+$/, "") ?? loadConfig(new Map(), process.env).baseUrl.origin);
     default:
       return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
   }

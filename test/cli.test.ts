@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { announce } from "../src/cli/announce";
 import { loadConfig } from "../src/config/config";
 import { runBinary, startServer, type RunningServer } from "./helpers/binary";
+import { BINARY_PATH } from "./helpers/paths";
 
 /** The command line as a new self-hoster meets it: every mistake is one line naming it, with its exit code. */
 const oneLine = (result: { exitCode: number; stdout: string; stderr: string }, exitCode: number, ...mentions: string[]) => {
@@ -109,5 +110,25 @@ describe("the client-IP warning", () => {
     expect(warned[0]).toContain('--client-ip-header ""');
     expect(warnings({ HOST: "0.0.0.0", FOODAPI_CLIENT_IP_HEADER: "x-real-ip" })).toEqual([]);
     expect(warnings({ HOST: "0.0.0.0", FOODAPI_CLIENT_IP_HEADER: "" })).toEqual([]);
+  });
+});
+
+describe("foodapi trial-token", () => {
+  test("prints a working trial token as the only line on stdout; without a server it says so in one line", async () => {
+    const server = await startServer({ args: ["--workers", "1"] });
+    servers.push(server);
+    const issued = Bun.spawnSync([BINARY_PATH, "trial-token", "--url", server.url], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
+    expect(issued.exitCode).toBe(0);
+    const token = issued.stdout.toString();
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n$/);
+    const search = await fetch(`${server.url}/v1/foods?q=apple`, { headers: { authorization: `Bearer ${token.trim()}` } });
+    expect(search.status).toBe(200);
+    expect(search.headers.get("ratelimit")).toMatch(/^"trial";r=29;/);
+    await search.arrayBuffer();
+
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = closed.port;
+    closed.stop(true);
+    oneLine(runBinary(["trial-token", "--url", `http://127.0.0.1:${port}`]), 1, "no foodapi answers at", "--url");
   });
 });

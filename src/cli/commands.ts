@@ -30,11 +30,18 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     usage:
       "Usage: foodapi keys create --email E --name N [--data-dir DIR]\n\nIssues an API key for E in the data directory a server uses (--data-dir or FOODAPI_DATA_DIR, default ./data;\nit must exist: start the server once first). The key is the only line on stdout.\n",
   },
+  "trial-token": {
+    flags: ["url"],
+    positionals: none,
+    summary: "get a trial token from a running server (solves its challenge)",
+    usage:
+      "Usage: foodapi trial-token [--url URL]\n\nFetches a bot challenge from the server at URL (default: the base URL the settings give, http://127.0.0.1:3000),\nsolves it, redeems it and prints the trial token as the only line on stdout: 30 requests over 24 hours.\n",
+  },
   version: { flags: [], positionals: none, summary: "print the version", usage: "Usage: foodapi version\n" },
   help: { flags: [], positionals: { min: 0, max: 1, name: "" }, summary: "this text; 'foodapi help COMMAND' for one command", usage: "Usage: foodapi help [COMMAND]\n" },
 };
 
 export function overallHelp(): string {
-  const commands = Object.entries(COMMANDS).map(([name, c]) => `  foodapi ${name.padEnd(8)} ${c.summary}`).join("\n");
+  const commands = Object.entries(COMMANDS).map(([name, c]) => `  foodapi ${name.padEnd(11)} ${c.summary}`).join("\n");
   return `foodapi: the USDA SR28 food composition API in one binary\n\nCommands:\n${commands}\n\n'foodapi COMMAND --help' shows a command's usage.\n\nSettings (flag, environment variable; a flag wins over its variable, which wins over the default):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`;
 }
