@@ -25,6 +25,13 @@ export async function serve(config: Config): Promise<number> {
 }
 
 async function serveInProcess(config: Config, role: WorkerRole | null): Promise<number> {
+  // Installed before anything is bound or announced: a SIGTERM that arrives the moment the start-up line
+  // is out (a service manager, a test) is a clean stop, not a kill. They stay installed: a second signal
+  // (a terminal's SIGINT reaches every process of the group) must not cut the drain short.
+  const stopSignal = new Promise<string>((resolve) => {
+    process.on("SIGTERM", () => resolve("SIGTERM"));
+    process.on("SIGINT", () => resolve("SIGINT"));
+  });
   const catalog = await openCatalog(config.catalogPath, config.cacheDir);
   const state = openStateDb(config.dataDir);
   const shutdownTasks: (() => void)[] = [];
@@ -79,14 +86,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     announce(config, server.url.origin, 1);
   }
 
-  // Handlers stay installed: a second signal (a terminal's SIGINT reaches every process of the group,
-  // a service manager may signal them all) must not cut the drain short.
-  const signal = started
-    ? await new Promise<string>((resolve) => {
-        process.on("SIGTERM", () => resolve("SIGTERM"));
-        process.on("SIGINT", () => resolve("SIGINT"));
-      })
-    : "start-up failure";
+  const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
   const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);
   for (const task of shutdownTasks) task();

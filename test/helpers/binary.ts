@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { registerFoodApiServer } from "./contract-fetch";
+import { forgetChild, trackChild } from "./hygiene";
 import { BINARY_PATH } from "./paths";
 
 /**
@@ -34,13 +35,15 @@ export async function startServer(
   options: { cwd?: string; args?: string[]; env?: Record<string, string>; prefix?: string[] } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-srv-"));
-  const child = Bun.spawn([...(options.prefix ?? []), BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])], {
-    cwd,
-    env: { ...baseEnv(), ...options.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const child = trackChild(
+    Bun.spawn([...(options.prefix ?? []), BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])], {
+      cwd,
+      env: { ...baseEnv(), ...options.env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
+  );
   let stderr = "";
   let announced: (url: string) => void = () => {};
   const started = new Promise<string>((resolve) => (announced = resolve));
@@ -75,6 +78,7 @@ export async function startServer(
     async stop(signal = "SIGTERM") {
       child.kill(signal);
       const code = await child.exited;
+      forgetChild(child);
       await Promise.all([stdoutDone, stderrDone]);
       return code;
     },
