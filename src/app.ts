@@ -118,7 +118,7 @@ export function createFoodApi(deps: AppDeps) {
     .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
     .use(catalogApi.documented)
-    .use(dashboardRoutes())
+    .use(dashboardRoutes(catalog))
     .use(docsRoutes(config));
   return {
     /** Every request goes here: the hot data routes directly, everything else through Elysia. */

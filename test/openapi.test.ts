@@ -19,6 +19,7 @@ const HIDDEN = [
   "GET /assets/altcha.js",
   "GET /assets/dashboard.css",
   "GET /assets/dashboard.js",
+  "GET /assets/food-groups.json",
   "GET /docs",
   "GET /docs/scalar.js",
   "GET /openapi/json",

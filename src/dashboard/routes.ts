@@ -1,3 +1,5 @@
+import type { CatalogStore } from "../catalog/store";
+import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
 import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../http/static-file";
 // The dashboard's script, bundled from web/main.ts by build.sh before the binary is compiled.
 import dashboardJs from "../../dist/web/dashboard.js" with { type: "file" };
@@ -26,8 +28,14 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** `/`: the dashboard (accounts, keys, trial token, search playground) and its files. */
-export function dashboardRoutes() {
+/**
+ * `/`: the dashboard (accounts, keys, trial token, search playground) and its files. The playground's
+ * food-group list comes with the page (`/assets/food-groups.json`, no credential): loading it must not spend
+ * one of a trial token's 30 requests before the first search. Group names and counts are what `/v1/meta`
+ * and the README say of the dataset anyway; foods and nutrient values stay behind the credential.
+ */
+export function dashboardRoutes(catalog: Pick<CatalogStore, "foodGroups">) {
+  let groupsJson: string | undefined;
   return embeddedFileRoutes({
     "/": { path: page, contentType: CONTENT_TYPES.html, headers: pageHeaders(DASHBOARD_CSP) },
     "/assets/dashboard.js": { path: dashboardJs, contentType: CONTENT_TYPES.js },
@@ -35,5 +43,7 @@ export function dashboardRoutes() {
     "/assets/altcha.js": { path: altchaJs, contentType: CONTENT_TYPES.js },
     "/assets/altcha.css": { path: altchaCss, contentType: CONTENT_TYPES.css },
     "/assets/altcha-pbkdf2-worker.js": { path: altchaWorker, contentType: CONTENT_TYPES.js },
-  });
+  }).get("/assets/food-groups.json", () => new Response((groupsJson ??= JSON.stringify({ items: catalog.foodGroups() })), {
+    headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-cache", ...SECURITY_HEADERS },
+  }), { detail: { hide: true } });
 }

@@ -84,9 +84,9 @@ describe("the dashboard", () => {
     await checkbox.focus();
     await page.keyboard.press("Space");
     await page.locator("#trial-info").waitFor({ timeout: 30_000 });
-    // The group list costs the token one request as soon as it exists.
+    // The group list comes with the page: it costs the token nothing.
     await page.locator("#search-group option", { hasText: "Dairy and Egg Products" }).waitFor({ state: "attached" });
-    expect(await page.locator("#trial-remaining").textContent()).toBe("29");
+    expect(await page.locator("#trial-remaining").textContent()).toBe("30");
     expect(await page.getByLabel("Trial token").isChecked()).toBe(true);
     // With the trial token chosen there is no key field to type into; choosing "API key" brings it back.
     expect(await page.locator("#playground-key").isVisible()).toBe(false);
@@ -102,15 +102,15 @@ describe("the dashboard", () => {
     const first = page.locator("#result-list li").first();
     expect(await first.textContent()).toBe("Cheese, cheddar (01009)");
     expect(await page.locator("#result-summary").textContent()).toMatch(/^\d+ foods matching “cheddar”\.$/);
-    expect(await page.locator("#trial-remaining").textContent()).toBe("28");
-    expect(await page.locator("#quota").textContent()).toBe("28 of 30 trial requests left.");
+    expect(await page.locator("#trial-remaining").textContent()).toBe("29");
+    expect(await page.locator("#quota").textContent()).toBe("29 of 30 trial requests left.");
 
     await first.getByRole("button").click();
     await page.locator("#food-detail").waitFor();
     expect(await page.locator("#food-name").textContent()).toBe("Cheese, cheddar");
     const protein = page.locator("#nutrient-rows tr", { has: page.getByRole("cell", { name: "Protein", exact: true }) });
     expect(await protein.locator("td").allTextContents()).toEqual(["Protein", "22.87", "g"]);
-    expect(await page.locator("#trial-remaining").textContent()).toBe("27");
+    expect(await page.locator("#trial-remaining").textContent()).toBe("28");
     await page.locator("#playground").screenshot({ path: artifactPath("dashboard-playground.png") });
     await page.screenshot({ path: artifactPath("dashboard-trial.png"), fullPage: true });
 
@@ -124,6 +124,15 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: "Next page" }).click();
     await page.locator("#page-info", { hasText: "Page 2 of 879" }).waitFor();
     expect(await page.locator("#result-list li").count()).toBe(10);
+
+    // A reload keeps the token for the tab, with what is left of it.
+    await page.reload();
+    await page.locator("#trial-info").waitFor();
+    expect(await page.locator("#trial-remaining").textContent()).toBe("26");
+    expect(await page.getByLabel("Trial token").isChecked()).toBe(true);
+    await page.getByLabel("Food name contains").fill("apple");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#trial-remaining", { hasText: "25" }).waitFor();
 
     expect(outside).toEqual([]);
     expect(problems).toEqual([]);

@@ -11,4 +11,5 @@ const trial = setupTrial({ onToken: (token) => playground.useTrialToken(token) }
 const playground = setupPlayground({ onTrialQuota: (remaining) => trial.showRemaining(remaining) });
 const keys = setupKeys({ onUseKey: (key) => playground.useApiKey(key) });
 const account = setupAccount({ onSignedIn: () => void keys.show(), onSignedOut: () => keys.hide() });
+trial.restore();
 void account.load();

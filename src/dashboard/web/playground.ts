@@ -60,10 +60,12 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     return result.data;
   };
 
+  // From the page's own asset, not the data route: the list costs a trial token none of its requests.
   const loadGroups = async () => {
     if (groupsLoaded) return;
-    const groups = await dataCall<{ items: FoodGroup[] }>("/v1/food-groups");
-    if (!groups) return;
+    const result = await callApi<{ items: FoodGroup[] }>("GET", "/assets/food-groups.json");
+    if (!result.ok) return;
+    const groups = result.data;
     groupsLoaded = true;
     const select = byId<HTMLSelectElement>("search-group");
     select.append(...groups.items.map((group) => el("option", `${group.name} (${group.foodCount})`, { value: group.code })));
@@ -129,6 +131,8 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     page += 1;
     void search();
   });
+
+  void loadGroups();
 
   return {
     useApiKey(key: string) {
