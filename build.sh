@@ -16,8 +16,24 @@ if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer d
   "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
 fi
 
-# The catalog's content id names the copy a binary extracts at run time (src/db/catalog-db.ts).
+# The catalog's content id names the copy a binary expands at run time (src/db/catalog-db.ts).
 sha256sum dist/catalog.sqlite | cut -c1-16 > dist/catalog.id
+# The binary embeds the catalog compressed (src/db/embedded-catalog.ts); compressed again only when it changed.
+if [ ! -f dist/catalog.sqlite.zst ] || [ dist/catalog.sqlite -nt dist/catalog.sqlite.zst ]; then
+  "$BUN" scripts/compress-catalog.ts dist/catalog.sqlite dist/catalog.sqlite.zst
+fi
 
-"$BUN" build src/main.ts --compile --minify --sourcemap --bytecode --format=esm --outfile dist/foodapi >&2
-echo "built dist/foodapi ($(du -h dist/foodapi | cut -f1))" >&2
+# Options, for scripts/release.sh: --target bun-<os>-<arch> (default: this machine), --outfile PATH (default
+# dist/foodapi), --runtime PATH (that target's bun executable, so that bun build downloads none itself).
+outfile=dist/foodapi
+cross=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) cross+=("--target=$2"); shift 2 ;;
+    --runtime) cross+=("--compile-executable-path=$2"); shift 2 ;;
+    --outfile) outfile=$2; shift 2 ;;
+    *) echo "build.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+"$BUN" build src/main.ts --compile "${cross[@]}" --minify --sourcemap --bytecode --format=esm --outfile "$outfile" >&2
+echo "built $outfile ($(du -h "$outfile" | cut -f1))" >&2

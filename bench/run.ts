@@ -4,7 +4,9 @@
  *
  * 1. Copies dist/foodapi to a temporary directory (a concurrent rebuild cannot change it mid-run), records its
  *    size and which optional flags `help` lists (`--workers`, `--trial-requests`).
- * 2. Cold start: exec to the first 200 on /healthz, fresh data directory each time, median of 5.
+ * 2. Start times, exec to the first 200 on /healthz, fresh data directory each time, median of 5: first start
+ *    (a fresh --cache-dir each time: the embedded catalog is expanded into it), then later starts ("cold
+ *    start", the default cache directory, where one unmeasured start expanded it).
  * 3. SR28 import time: bench/import (median of BENCH_IMPORT_RUNS, default 3).
  * 4. Typical response sizes from a running server, then one ceiling per workload (bench/ceiling.ts) with a body
  *    of that size, driven by the same wrk client as the workload (path, key header, Lua script).
@@ -43,6 +45,9 @@ const TARGETS = {
   detailRatio: 0.3,
   p99Factor: 2,
   coldStartMs: 50,
+  /** A first start includes expanding the compressed catalog into the cache directory. */
+  firstStartMs: 1500,
+  binaryMb: 120,
   importSeconds: 4,
   rssMbPerWorker: 150,
   /** An exhausted trial token is refused from memory: at least half the throughput of a cached search. */
@@ -71,6 +76,16 @@ function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   tempDirs.push(dir);
   return dir;
+}
+
+/**
+ * The cache directory of every measured start but the first starts: the bench's own, not the default under
+ * HOME, which other builds on the same machine share (each removes the others' expanded catalogs).
+ */
+let cacheDir: string | undefined;
+function benchCacheDir(): string {
+  cacheDir ??= tempDir("foodapi-bench-cache-");
+  return cacheDir;
 }
 
 function track<T extends Subprocess>(child: T): T {
@@ -264,7 +279,7 @@ async function startFoodapi(binary: string, extraArgs: string[] = []): Promise<S
   const dataDir = tempDir("foodapi-bench-data-");
   const key = createKey(binary, dataDir);
   const { child, url } = await spawnListening(
-    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, ...SERVER_LIMIT_FLAGS, ...extraArgs],
+    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, "--cache-dir", benchCacheDir(), ...SERVER_LIMIT_FLAGS, ...extraArgs],
     `foodapi serve ${extraArgs.join(" ")}`.trim(),
     cleanEnv(),
   );
@@ -462,6 +477,11 @@ async function coldStartMs(binary: string, extraArgs: string[]): Promise<number>
   }
 }
 
+/** MiB, as `du -h` and the README count it. */
+function binaryMiB(bytes: number): number {
+  return round(bytes / 1024 / 1024, 1);
+}
+
 async function importTime(): Promise<Record<string, number> & { importSeconds: number }> {
   process.stderr.write(`bench: SR28 import (median of ${IMPORT_RUNS}) ... `);
   const child = track(Bun.spawn(["bash", join(ROOT, "bench/import")], { cwd: ROOT, env: { ...process.env, BENCH_RUNS: String(IMPORT_RUNS) }, stdin: "ignore", stdout: "pipe", stderr: "pipe" }));
@@ -541,15 +561,24 @@ async function main() {
 
   // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
   Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
+  // First start: a fresh cache directory each time, so the catalog is expanded into it every time.
+  const firstRuns: number[] = [];
+  for (let i = 0; i < COLD_START_RUNS; i++) firstRuns.push(round(await coldStartMs(binary, ["--cache-dir", tempDir("foodapi-bench-cache-")]), 1));
+  const firstMedian = round(median(firstRuns), 1);
+  console.error(`bench: first start (expansion included) ${firstRuns.join(", ")} ms (median ${firstMedian})`);
+  // Every later start, and every workload's server, uses the bench's own cache directory; this start expands
+  // the catalog there, unmeasured, so that no measured one does (nor shows its peak memory).
+  const laterArgs = ["--cache-dir", benchCacheDir()];
+  await coldStartMs(binary, laterArgs);
   // `serve` as shipped (default worker count), and with --workers 1 when the binary has that flag.
   // "One worker" below means `--workers 1` when the flag exists (its default is one per core), else no flag.
   const oneWorkerArgs = hasWorkers ? ["--workers", "1"] : [];
   const coldRuns: number[] = [];
-  for (let i = 0; i < COLD_START_RUNS; i++) coldRuns.push(round(await coldStartMs(binary, []), 1));
+  for (let i = 0; i < COLD_START_RUNS; i++) coldRuns.push(round(await coldStartMs(binary, laterArgs), 1));
   const coldMedian = round(median(coldRuns), 1);
   console.error(`bench: cold start ${coldRuns.join(", ")} ms (median ${coldMedian})`);
   const coldRuns1: number[] = [];
-  if (hasWorkers) for (let i = 0; i < COLD_START_RUNS; i++) coldRuns1.push(round(await coldStartMs(binary, oneWorkerArgs), 1));
+  if (hasWorkers) for (let i = 0; i < COLD_START_RUNS; i++) coldRuns1.push(round(await coldStartMs(binary, [...oneWorkerArgs, ...laterArgs]), 1));
   const coldMedian1 = hasWorkers ? round(median(coldRuns1), 1) : null;
   if (hasWorkers) console.error(`bench: cold start --workers 1: ${coldRuns1.join(", ")} ms (median ${coldMedian1})`);
 
@@ -704,8 +733,10 @@ async function main() {
   for (const [name, m] of [["repeated search", workloads1.search], ["1,000-query mix", workloads1.mix], ["random detail", workloads1.detail]] as const) {
     check(`${name} p99 / ceiling p99`, m.p99ToCeilingP99, `<= ${TARGETS.p99Factor}`, m.p99ToCeilingP99 !== null && m.p99ToCeilingP99 <= TARGETS.p99Factor);
   }
-  check("cold start median (ms), default serve", coldMedian, `<= ${TARGETS.coldStartMs}`, coldMedian <= TARGETS.coldStartMs);
-  if (coldMedian1 !== null) check("cold start median (ms), --workers 1", coldMedian1, `<= ${TARGETS.coldStartMs}`, coldMedian1 <= TARGETS.coldStartMs);
+  check("binary size (MiB)", binaryMiB(binaryBytes), `<= ${TARGETS.binaryMb}`, binaryMiB(binaryBytes) <= TARGETS.binaryMb);
+  check("first start median (ms), expansion included", firstMedian, `<= ${TARGETS.firstStartMs}`, firstMedian <= TARGETS.firstStartMs);
+  check("later start median (ms), default serve", coldMedian, `<= ${TARGETS.coldStartMs}`, coldMedian <= TARGETS.coldStartMs);
+  if (coldMedian1 !== null) check("later start median (ms), --workers 1", coldMedian1, `<= ${TARGETS.coldStartMs}`, coldMedian1 <= TARGETS.coldStartMs);
   check("SR28 import (s)", imported.importSeconds, `<= ${TARGETS.importSeconds}`, imported.importSeconds <= TARGETS.importSeconds);
   const apiMeasurements = [...Object.values(workloads1), ...(workloads2 ? Object.values(workloads2) : [])];
   const peakPerWorker = Math.max(...apiMeasurements.map((m) => m.peakRssPerProcessMb));
@@ -722,7 +753,8 @@ async function main() {
     totalSeconds,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", bun: Bun.version, wrk: wrkVersion },
     settings: { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, freshServerPerWorkload: true, serverFlags: SERVER_LIMIT_FLAGS },
-    binary: { path: source, bytes: binaryBytes, mb: round(binaryBytes / 1024 / 1024, 1), helpListsWorkers: hasWorkers, helpListsTrialRequests: hasTrialRequests },
+    binary: { path: source, bytes: binaryBytes, mb: binaryMiB(binaryBytes), helpListsWorkers: hasWorkers, helpListsTrialRequests: hasTrialRequests },
+    firstStart: { runsMs: firstRuns, medianMs: firstMedian, args: "serve --cache-dir <fresh>" },
     coldStart: { runsMs: coldRuns, medianMs: coldMedian, args: "serve (defaults)", workers1: hasWorkers ? { runsMs: coldRuns1, medianMs: coldMedian1, args: oneWorkerArgs } : "workers: not available" },
     import: imported,
     sizes,
@@ -753,7 +785,7 @@ async function main() {
 
   const out: string[] = [];
   out.push(`foodapi bench: ${results.machine.cpus} CPUs (${results.machine.cpuModel}), bun ${Bun.version}, ${wrkVersion.split(" [")[0]}`);
-  out.push(`binary ${results.binary.mb} MB; cold start median ${coldMedian} ms (${coldRuns.join(", ")})${hasWorkers ? `, with --workers 1 ${coldMedian1} ms (${coldRuns1.join(", ")})` : ""}; SR28 import ${imported.importSeconds} s (median of ${IMPORT_RUNS})`);
+  out.push(`binary ${results.binary.mb} MiB; first start (catalog expanded) median ${firstMedian} ms (${firstRuns.join(", ")}); cold start median ${coldMedian} ms (${coldRuns.join(", ")})${hasWorkers ? `, with --workers 1 ${coldMedian1} ms (${coldRuns1.join(", ")})` : ""}; SR28 import ${imported.importSeconds} s (median of ${IMPORT_RUNS})`);
   out.push(`typical sizes: search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B (of ${sizes.sample}), mix median ${sizes.mixMedianBytes} B, healthz ${sizes.healthzBytes} B`);
   out.push("");
   out.push(table(rows));

@@ -7,7 +7,7 @@ import { runBinary, startServer } from "./helpers/binary";
 import { CATALOG_PATH, ROOT } from "./helpers/paths";
 
 describe("the compiled binary", () => {
-  test("copies its embedded catalog once into the cache directory, replacing older copies, and serves from it", async () => {
+  test("expands its embedded catalog once into the cache directory, replacing older copies, and serves from it", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-cache-"));
     const stale = join(cacheDir, "catalog-0123456789abcdef.sqlite");
     writeFileSync(stale, "an older build's copy");
@@ -44,12 +44,12 @@ describe("the compiled binary", () => {
     expect(wrong.exitCode).toBe(1);
     expect(wrong.stderr).toContain("is not a catalog from this version of 'foodapi import' (no food_groups, nutrients");
 
-    // A cache directory that cannot be created (a file is in the way): the embedded catalog cannot be copied.
+    // A cache directory that cannot be created (a file is in the way): the embedded catalog cannot be expanded.
     const blocked = join(dir, "not-a-dir");
     writeFileSync(blocked, "");
     const unwritable = runBinary(["serve", "--port", "0", "--cache-dir", join(blocked, "cache")], { cwd: dir });
     expect(unwritable.exitCode).toBe(1);
-    expect(unwritable.stderr).toContain("cannot copy the embedded catalog into");
+    expect(unwritable.stderr).toContain("cannot expand the embedded catalog into");
     expect(unwritable.stderr).toContain("--cache-dir");
   });
 

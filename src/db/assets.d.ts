@@ -1,6 +1,6 @@
-// Bun's import attributes for the embedded catalog: the file (`with { type: "file" }`, a path) and its id
+// Bun's import attributes for the embedded catalog: the compressed file (`with { type: "file" }`, a path) and its id
 // (`with { type: "text" }`).
-declare module "*.sqlite" {
+declare module "*.sqlite.zst" {
   const path: string;
   export default path;
 }

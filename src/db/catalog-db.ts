@@ -1,5 +1,6 @@
 import { constants, Database } from "bun:sqlite";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { catalogFileName, expandCatalog } from "./catalog-expand";
 import { join } from "node:path";
 
 export class CatalogUnavailable extends Error {}
@@ -36,40 +37,33 @@ const REQUIRED_TABLES = ["foods", "food_groups", "nutrients", "food_search", "fo
 
 /**
  * The embedded catalog as a real file. SQLite cannot open a file inside the binary, and loading it into
- * memory would cost every process its full size (47 MB) and start-up time, so it is copied once into the
- * cache directory, named by its content id, and read from there. Several processes may race to copy it:
- * each writes its own partial file and renames it into place, so a reader never sees a half-written one.
+ * memory would cost every process its full size (47 MB) and start-up time, so it is expanded once (it is
+ * embedded zstd-compressed, 23 MB) into the cache directory, named by its content id, and read from there.
  */
 export async function embeddedCatalogFile(cacheDir: string): Promise<string> {
-  let embedded: { path: string; id: string };
+  const embedded = await loadEmbeddedCatalog();
+  // Running from source: build.sh leaves the uncompressed catalog next to the compressed one.
+  if (!embedded.path.startsWith(EMBEDDED_ROOT)) return embedded.path.replace(/\.zst$/, "");
+  const target = join(cacheDir, catalogFileName(embedded.id));
+  // An expanded copy is renamed into place only once complete and flushed (catalog-expand.ts).
+  if (existsSync(target)) return target;
   try {
-    embedded = (await import("./embedded-catalog")).embeddedCatalog;
+    return await expandCatalog(embedded.path, embedded.id, cacheDir);
+  } catch (error) {
+    throw new CatalogUnavailable(
+      `cannot expand the embedded catalog into ${cacheDir} (${(error as Error).message}); set --cache-dir or FOODAPI_CACHE_DIR to a writable directory`,
+    );
+  }
+}
+
+type EmbeddedCatalog = { path: string; id: string };
+
+async function loadEmbeddedCatalog(): Promise<EmbeddedCatalog> {
+  try {
+    return (await import("./embedded-catalog")).embeddedCatalog;
   } catch (error) {
     throw new CatalogUnavailable(
       `no embedded catalog (${(error as Error).message}); run build.sh, or pass --catalog <file> from 'foodapi import'`,
     );
   }
-  if (!embedded.path.startsWith(EMBEDDED_ROOT)) return embedded.path;
-  const source = Bun.file(embedded.path);
-  const name = `catalog-${embedded.id}.sqlite`;
-  const target = join(cacheDir, name);
-  if (existsSync(target) && statSync(target).size === source.size) return target;
-
-  const partial = `${target}.partial-${process.pid}`;
-  try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    await Bun.write(partial, source);
-    renameSync(partial, target);
-  } catch (error) {
-    throw new CatalogUnavailable(
-      `cannot copy the embedded catalog into ${cacheDir} (${(error as Error).message}); set --cache-dir or FOODAPI_CACHE_DIR to a writable directory`,
-    );
-  } finally {
-    if (existsSync(partial)) rmSync(partial);
-  }
-  // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
-  for (const old of readdirSync(cacheDir)) {
-    if (/^catalog-[0-9a-f]+\.sqlite$/.test(old) && old !== name) rmSync(join(cacheDir, old), { force: true });
-  }
-  return target;
 }
