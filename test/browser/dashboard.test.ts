@@ -5,10 +5,11 @@ import { artifactPath, guardedContext, sharedServerAndBrowser } from "../helpers
 /** The dashboard in Debian's Chromium against the compiled binary, with no network beyond it. */
 const shared = sharedServerAndBrowser();
 
-async function openDashboard(options: { clipboard?: boolean } = {}) {
-  const guarded = await guardedContext(shared.browser, shared.server.url, options);
+async function openDashboard(options: { clipboard?: boolean; viewport?: { width: number; height: number }; url?: string } = {}) {
+  const url = options.url ?? shared.server.url;
+  const guarded = await guardedContext(shared.browser, url, options);
   const page = await guarded.context.newPage();
-  await page.goto(`${shared.server.url}/`);
+  await page.goto(`${url}/`);
   await page.locator("#account-loading").waitFor({ state: "hidden" });
   return { ...guarded, page };
 }
@@ -138,6 +139,39 @@ describe("the dashboard", () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  test("sign-up works at http://localhost:PORT and at http://127.0.0.1:PORT of the same server", async () => {
+    const port = new URL(shared.server.url).port;
+    for (const [host, email] of [["localhost", "local@example.com"], ["127.0.0.1", "loop@example.com"]] as const) {
+      const { page, context, outside, problems } = await openDashboard({ url: `http://${host}:${port}` });
+      await signUp(page, email);
+      // Signed up, the next thing to do has the focus.
+      expect(await page.evaluate("document.activeElement?.id")).toBe("key-name");
+      expect([outside, problems]).toEqual([[], []]);
+      await context.close();
+    }
+  });
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
+    test(`a playground error is shown inside the viewport (${viewport.width}×${viewport.height}), and stale results go`, async () => {
+      const { page, context, problems } = await openDashboard({ viewport });
+      await page.getByLabel("API key", { exact: true }).first().check();
+      await page.locator("#playground-key").fill("fnk_not-a-real-key");
+      await page.getByLabel("Food name contains").fill("cheddar");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      const error = page.locator("#error", { hasText: "A valid API key or trial token is required." });
+      await error.waitFor();
+      const box = (await error.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      expect(await page.locator("#results").isHidden()).toBe(true);
+      await page.screenshot({ path: artifactPath(`dashboard-error-${viewport.width}.png`) });
+      expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
+      await context.close();
+    });
+  }
 
   test("API refusals appear as messages: a taken e-mail, a wrong password, a bad key", async () => {
     const { page, context, outside } = await openDashboard();

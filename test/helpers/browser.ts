@@ -64,9 +64,13 @@ export interface GuardedContext {
 }
 
 /** A browser context without a network: only the server under test answers. */
-export async function guardedContext(browser: Browser, serverUrl: string, options: { clipboard?: boolean } = {}): Promise<GuardedContext> {
+export async function guardedContext(
+  browser: Browser,
+  serverUrl: string,
+  options: { clipboard?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<GuardedContext> {
   const context = await browser.newContext({
-    viewport: { width: 1100, height: 900 },
+    viewport: options.viewport ?? { width: 1100, height: 900 },
     permissions: options.clipboard ? ["clipboard-read", "clipboard-write"] : [],
   });
   const allowed = new URL(serverUrl).host;

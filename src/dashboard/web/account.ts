@@ -31,6 +31,8 @@ export function setupAccount(events: { onSignedIn(): void; onSignedOut(): void }
       form.reset();
       signedIn(result.data.user);
       announce(`${verb} done: signed in as ${result.data.user.email}.`);
+      // The next thing to do once signed in: name and issue a key.
+      byId("key-name").focus();
     });
   };
   submitTo("sign-in-form", "/api/auth/sign-in/email", "Sign-in");

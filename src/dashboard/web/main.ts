@@ -10,6 +10,12 @@ import { setupTrial } from "./trial";
 const trial = setupTrial({ onToken: (token) => playground.useTrialToken(token) });
 const playground = setupPlayground({ onTrialQuota: (remaining) => trial.showRemaining(remaining) });
 const keys = setupKeys({ onUseKey: (key) => playground.useApiKey(key) });
-const account = setupAccount({ onSignedIn: () => void keys.show(), onSignedOut: () => keys.hide() });
+const account = setupAccount({
+  onSignedIn: () => void keys.show(),
+  onSignedOut: () => {
+    keys.hide();
+    playground.forgetApiKey();
+  },
+});
 trial.restore();
 void account.load();

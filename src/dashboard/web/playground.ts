@@ -54,6 +54,9 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
       if (current.kind === "trial") events.onTrialQuota(quota.remaining);
     }
     if (!result.ok) {
+      // An answer on screen from before the refusal would read as the answer to this request.
+      byId("results").hidden = true;
+      byId("food-detail").hidden = true;
       reportError(result.message);
       return undefined;
     }
@@ -135,6 +138,12 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
   void loadGroups();
 
   return {
+    /** After sign-out, a key of that account has no business staying in the playground. */
+    forgetApiKey() {
+      keyInput.value = "";
+      byId("results").hidden = true;
+      byId("food-detail").hidden = true;
+    },
     useApiKey(key: string) {
       keyInput.value = key;
       useKey.checked = true;
