@@ -38,12 +38,15 @@ describe("the state database", () => {
     }
   });
 
-  test("opening it again (as a restart does) applies nothing twice", () => {
+  test("opening it again (as a restart does) applies nothing twice, and says what it applied", () => {
     const dir = mkdtempSync(join(tmpdir(), "foodapi-state-"));
-    openStateDb(dir).sqlite.close();
-    const again = openStateDb(dir);
+    const lines: string[] = [];
+    openStateDb(dir, (line) => lines.push(line)).sqlite.close();
+    expect(lines).toEqual([`state database ${join(dir, "state.sqlite")}: created at schema ${STATE_MIGRATIONS.length}`]);
+    const again = openStateDb(dir, (line) => lines.push(line));
     expect(again.sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: STATE_MIGRATIONS.length });
     again.sqlite.close();
+    expect(lines).toHaveLength(1);
   });
 
   test("an acknowledged sign-up and key survive SIGKILL of the binary", async () => {

@@ -21,7 +21,7 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
   if (!checked.ok) throw new UsageError(`--name ${checked.problem}`);
   const name = checked.name;
 
-  const state = openStateDb(config.dataDir);
+  const state = openStateDb(config.dataDir, (line) => console.error(line));
   try {
     const accounts = createAccountStore(state);
     const now = systemClock();

@@ -25,7 +25,7 @@ export async function serve(config: Config): Promise<number> {
 
 async function serveInProcess(config: Config, role: WorkerRole | null): Promise<number> {
   const catalog = await openCatalog(config.catalogPath, config.cacheDir);
-  const state = openStateDb(config.dataDir);
+  const state = openStateDb(config.dataDir, (line) => console.error(line));
   const shutdownTasks: (() => void)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;
