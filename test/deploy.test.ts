@@ -42,7 +42,7 @@ describe("the systemd unit", () => {
     expect(result.exitCode).toBe(0);
   });
 
-  test("serves from its state and cache directories, as a user of its own, in a sandbox, drained by SIGTERM", () => {
+  test("declares a dynamic user, its state and cache directories, the sandbox, and SIGTERM to stop", () => {
     expect(setting("DynamicUser")).toEqual(["yes"]);
     expect(setting("StateDirectory")).toEqual(["foodapi"]);
     expect(setting("CacheDirectory")).toEqual(["foodapi"]);
