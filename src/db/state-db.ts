@@ -12,7 +12,7 @@ import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
  */
 export type StateDb = ReturnType<typeof openStateDb>;
 
-/** `log`: where a start that created or migrated the schema says so (serve and the CLI: stderr). */
+/** `log`: where a start that migrated an existing database says so (serve and the CLI: stderr). */
 export function openStateDb(dataDir: string, log: (line: string) => void = () => {}) {
   const file = join(dataDir, "state.sqlite");
   try {
@@ -56,9 +56,8 @@ function openDatabase(file: string, log: (line: string) => void) {
     configure(sqlite);
     const applied = migrate(sqlite);
     // Migrations are forward only: the line tells the operator when a data directory stopped being one
-    // the release before can open.
-    if (applied?.from === 0) log(`state database ${file}: created at schema ${applied.to}`);
-    else if (applied) log(`state database ${file}: migrated from schema ${applied.from} to ${applied.to}`);
+    // the release before can open. A new database (from schema 0) is no such news.
+    if (applied && applied.from > 0) log(`state database ${file}: migrated from schema ${applied.from} to ${applied.to}`);
   } catch (error) {
     sqlite.close();
     throw error;
