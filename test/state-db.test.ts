@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,12 +39,22 @@ describe("the state database", () => {
     }
   });
 
-  test("opening it again (as a restart does) applies nothing twice", () => {
+  test("opening it again (as a restart does) applies nothing twice; only migrating an existing database is logged", () => {
     const dir = mkdtempSync(join(tmpdir(), "foodapi-state-"));
-    openStateDb(dir).sqlite.close();
-    const again = openStateDb(dir);
+    const lines: string[] = [];
+    // A database left at schema 2, as an old release would.
+    const old = new Database(join(dir, "state.sqlite"));
+    for (const migration of STATE_MIGRATIONS.slice(0, 2)) old.run(migration);
+    old.run("PRAGMA user_version = 2");
+    old.close();
+    openStateDb(dir, (line) => lines.push(line)).sqlite.close();
+    expect(lines).toEqual([`state database ${join(dir, "state.sqlite")}: migrated from schema 2 to ${STATE_MIGRATIONS.length}`]);
+    const again = openStateDb(dir, (line) => lines.push(line));
     expect(again.sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: STATE_MIGRATIONS.length });
     again.sqlite.close();
+    const fresh = mkdtempSync(join(tmpdir(), "foodapi-state-"));
+    openStateDb(fresh, (line) => lines.push(line)).sqlite.close();
+    expect(lines).toHaveLength(1);
   });
 
   test("an acknowledged sign-up and key survive SIGKILL of the binary", async () => {

@@ -30,7 +30,7 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
       `no data directory at ${config.dataDir}: 'keys create' issues keys into a server's data directory (start 'foodapi serve' there once, or pass --data-dir or FOODAPI_DATA_DIR)`,
     );
   }
-  const state = openStateDb(config.dataDir);
+  const state = openStateDb(config.dataDir, (line) => console.error(line));
   try {
     const accounts = createAccountStore(state);
     const now = systemClock();

@@ -33,7 +33,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGINT", () => resolve("SIGINT"));
   });
   const catalog = await openCatalog(config.catalogPath, config.cacheDir);
-  const state = openStateDb(config.dataDir);
+  const state = openStateDb(config.dataDir, (line) => console.error(line));
   const shutdownTasks: (() => void)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;

@@ -12,11 +12,12 @@ import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
  */
 export type StateDb = ReturnType<typeof openStateDb>;
 
-export function openStateDb(dataDir: string) {
+/** `log`: where a start that migrated an existing database says so (serve and the CLI: stderr). */
+export function openStateDb(dataDir: string, log: (line: string) => void = () => {}) {
   const file = join(dataDir, "state.sqlite");
   try {
     prepareFiles(dataDir, file);
-    const sqlite = openDatabase(file);
+    const sqlite = openDatabase(file, log);
     return { sqlite, db: drizzle(sqlite), dataDir };
   } catch (error) {
     throw dataDirUnusable(dataDir, error);
@@ -49,11 +50,14 @@ function prepareFiles(dataDir: string, file: string): void {
   }
 }
 
-function openDatabase(file: string) {
+function openDatabase(file: string, log: (line: string) => void) {
   const sqlite = new Database(file, { create: true, strict: true });
   try {
     configure(sqlite);
-    migrate(sqlite);
+    const applied = migrate(sqlite);
+    // Migrations are forward only: the line tells the operator when a data directory stopped being one
+    // the release before can open. A new database (from schema 0) is no such news.
+    if (applied && applied.from > 0) log(`state database ${file}: migrated from schema ${applied.from} to ${applied.to}`);
   } catch (error) {
     sqlite.close();
     throw error;
@@ -72,23 +76,28 @@ function configure(sqlite: Database): void {
   sqlite.run("PRAGMA foreign_keys = ON");
 }
 
-function migrate(sqlite: Database): void {
+/** Applies the migrations this binary has and the database lacks: the schema versions it went from and to, if any. */
+function migrate(sqlite: Database): { from: number; to: number } | null {
   const schemaVersion = () => sqlite.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version;
   // One migration per IMMEDIATE transaction, the version re-read inside it: processes starting together
   // on one data directory take turns instead of applying the same step twice.
-  const step = sqlite.transaction((): boolean => {
+  const step = sqlite.transaction((): number | null => {
     const version = schemaVersion();
     if (version > STATE_MIGRATIONS.length) {
       throw new DataDirUnusable(
         `the state database ${sqlite.filename} is at schema version ${version}, newer than this foodapi knows (${STATE_MIGRATIONS.length}); run the newer version`,
       );
     }
-    if (version === STATE_MIGRATIONS.length) return false;
+    if (version === STATE_MIGRATIONS.length) return null;
     sqlite.run(STATE_MIGRATIONS[version]!);
     sqlite.run(`PRAGMA user_version = ${version + 1}`);
-    return true;
+    return version;
   });
-  while (step.immediate()) {
-    // each pass applies the next migration
+  let first: number | null = null;
+  let last = 0;
+  for (let from = step.immediate(); from !== null; from = step.immediate()) {
+    first ??= from;
+    last = from + 1;
   }
+  return first === null ? null : { from: first, to: last };
 }

@@ -12,11 +12,13 @@ export interface RawResponse {
  * Sends bytes as they are to a server on loopback and reads the answer until the server closes the
  * connection or `timeoutMs` passes: for requests no HTTP client would send (no Host, odd methods, huge
  * declared bodies). Ask for `Connection: close` in `text` to get the answer without waiting.
+ * `localAddress`: the source address, e.g. 127.0.0.2 (Linux routes all of 127.0.0.0/8 to loopback), so
+ * that one machine can be several clients to a server that counts by client IP.
  */
-export function rawHttp(url: string, text: string | Uint8Array, timeoutMs = 3000): Promise<RawResponse> {
+export function rawHttp(url: string, text: string | Uint8Array, timeoutMs = 3000, localAddress?: string): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) });
+    const socket = connect({ host: hostname, port: Number(port), ...(localAddress ? { localAddress } : {}) });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
     socket.on("connect", () => socket.write(text));
