@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { registerFoodApiServer } from "./contract-fetch";
 import { forgetChild, trackChild } from "./hygiene";
-import { BINARY_PATH } from "./paths";
+import { BINARY_PATH, ROOT } from "./paths";
 
 /**
  * The compiled binary run as a process from a fresh temporary working directory. `prefix`: a command that
@@ -96,5 +96,7 @@ export const IS_ROOT = process.getuid?.() === 0;
 
 /** A clean environment: nothing of the developer's FOODAPI_* settings leaks into a test. */
 function baseEnv(): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" };
+  // The expanded catalog is cached per checkout: builds of other checkouts on the same machine (each with its
+  // own catalog id) would otherwise remove each other's copy from a shared ~/.cache/foodapi.
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", XDG_CACHE_HOME: join(ROOT, "dist", "test-cache") };
 }
