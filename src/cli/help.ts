@@ -2,7 +2,9 @@ export const HELP = `foodapi: the USDA SR28 food composition API in one binary
 
 Usage:
   foodapi [serve] [options]              serve the API (default)
-  foodapi import [SR28_DIR] [--out FILE] build a catalog database from SR28's ASCII files
+  foodapi import [SR28] [--out FILE]     build a catalog database from SR28's ASCII files: a directory of
+                                         .txt or .txt.zst files, or the USDA's sr28asc.zip (default: ./data/sr28,
+                                         the copy in a foodapi checkout)
   foodapi keys create --email E --name N issue an API key (creates the account if needed)
   foodapi version                        print the version
   foodapi help                           this text
@@ -23,7 +25,7 @@ Options (flag, environment variable, default):
                                                 catalog is copied there once, to be memory-mapped)
   --workers           FOODAPI_WORKERS           one per core (processes sharing the port and state)
                       FOODAPI_TRIAL_SECRET      generated once, kept in the data directory
-                      FOODAPI_SR28_DIR          ../shared/datasets/usda-sr28 (for import)
+                      FOODAPI_SR28_DIR          ./data/sr28 (for import, when no SR28 is named)
 
 An invalid setting stops start-up with a message naming it and exit code 2.
 `;
