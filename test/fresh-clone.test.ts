@@ -52,6 +52,12 @@ describe("a fresh clone with nothing beside it", () => {
     expect(existsSync(join(clone, "dist/foodapi"))).toBe(true);
   }, 300_000);
 
+  test("nothing a user reads or runs refers to ../shared (tests and CI may read the contract there)", () => {
+    const found = run(["git", "grep", "-n", "../shared", "--", ".", ":!test", ":!.ci"], clone);
+    expect(found.output).toBe("");
+    expect(found.exitCode).toBe(1); // git grep: 1 is "no match"
+  });
+
   test("one changed byte in one file of the clone's data/sr28 is refused by name; no catalog is written", () => {
     const altered = join(parent, "sr28-altered");
     cpSync(join(clone, "data/sr28"), altered, { recursive: true });
