@@ -53,7 +53,7 @@ describe("a fresh clone with nothing beside it", () => {
   }, 300_000);
 
   test("nothing a user reads or runs refers to ../shared (tests and CI may read the contract there)", () => {
-    const found = run(["git", "grep", "-n", "../shared", "--", ".", ":!test", ":!.ci"], clone);
+    const found = run(["git", "grep", "-n", "-F", "../shared", "--", ".", ":!test", ":!.ci"], clone);
     expect(found.output).toBe("");
     expect(found.exitCode).toBe(1); // git grep: 1 is "no match"
   });
