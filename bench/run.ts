@@ -25,11 +25,12 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { solveChallenge, type Challenge } from "altcha-lib";
+import { openSr28Source } from "../src/catalog/import/source";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = join(ROOT, "node_modules/.bin/bun");
-const SR28_DIR = resolve(process.env.FOODAPI_SR28_DIR ?? join(ROOT, "../shared/datasets/usda-sr28"));
+const SR28_DIR = resolve(process.env.FOODAPI_SR28_DIR || join(ROOT, "data/sr28"));
 const SECONDS = positive("BENCH_SECONDS", 10);
 const WARMUP_SECONDS = nonNegative("BENCH_WARMUP_SECONDS", 2);
 const IMPORT_RUNS = positive("BENCH_IMPORT_RUNS", 3);
@@ -389,14 +390,14 @@ interface Food {
 }
 
 function readFoods(): Food[] {
-  const text = new TextDecoder("windows-1252").decode(readFileSync(join(SR28_DIR, "FOOD_DES.txt")));
+  const text = new TextDecoder("windows-1252").decode(openSr28Source(SR28_DIR).read("FOOD_DES.txt"));
   const foods: Food[] = [];
   for (const line of text.split(/\r?\n/)) {
     if (!line) continue;
     const fields = line.split("^").map((field) => field.replace(/^~|~$/g, ""));
     if (fields[0] && fields[1] && fields[2]) foods.push({ number: fields[0], group: fields[1], name: fields[2] });
   }
-  if (foods.length < 1000) throw new Error(`only ${foods.length} foods in ${SR28_DIR}/FOOD_DES.txt`);
+  if (foods.length < 1000) throw new Error(`only ${foods.length} foods in FOOD_DES.txt of ${SR28_DIR}`);
   return foods;
 }
 

@@ -8,6 +8,9 @@ import * as catalogSchema from "../src/catalog/schema";
 import { BINARY_PATH, SR28_DIR } from "./helpers/paths";
 import { makeMiniSr28 } from "./helpers/mini-sr28";
 import { runBinary } from "./helpers/binary";
+import { sr28File } from "./helpers/sr28-files";
+import { writeZip } from "./helpers/zip-writer";
+import { SR28_RELEASE_FILES } from "../src/catalog/import/sr28-release";
 
 describe("foodapi import of the full SR28", () => {
   let workDir: string;
@@ -28,6 +31,7 @@ describe("foodapi import of the full SR28", () => {
 
   test("exits 0 and reports progress on stderr", () => {
     expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("all 11 files match the SR28 release's SHA-256");
     expect(result.stderr).toContain("NUT_DATA.txt: 679045 rows");
     expect(result.stdout).toBe("");
   });
@@ -141,5 +145,58 @@ describe("foodapi import refuses bad input and leaves no database", () => {
     expect(await child.exited).toBe(130);
     expect(existsSync(join(out, "catalog.sqlite"))).toBe(false);
     expect(readdirSync(out)).toEqual([]);
+  });
+});
+
+describe("foodapi import from the USDA's sr28asc.zip (built here: the real one is not available offline)", () => {
+  // Stored and deflated entries, lower-case names in a folder: whatever a zip tool made of the release.
+  const releaseZip = (change?: (name: string, bytes: Buffer) => Buffer) =>
+    writeZip(SR28_RELEASE_FILES.map((name, i) => {
+      const bytes = sr28File(name);
+      return { name: `sr28/${name.toLowerCase()}`, bytes: change ? change(name, bytes) : bytes, method: i % 4 === 0 ? 0 : 8 };
+    }));
+
+  test("the whole release imports, every file checked", () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-zip-"));
+    writeFileSync(join(dir, "sr28asc.zip"), releaseZip());
+    const result = runBinary(["import", "sr28asc.zip", "--out", "catalog.sqlite"], { cwd: dir });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("sr28asc.zip: all 11 files match the SR28 release's SHA-256");
+    const db = new Database(join(dir, "catalog.sqlite"), { readonly: true });
+    expect(db.query("SELECT count(*) AS n FROM nutrient_values").get()).toEqual({ n: 679045 });
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a file with one byte changed is refused by name, and nothing is written", () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-zip-"));
+    const zip = releaseZip((name, bytes) => {
+      if (name !== "WEIGHT.txt") return bytes;
+      const altered = Buffer.from(bytes);
+      altered[5000]! ^= 0x20;
+      return altered;
+    });
+    writeFileSync(join(dir, "sr28asc.zip"), zip);
+    const result = runBinary(["import", "sr28asc.zip", "--out", "catalog.sqlite"], { cwd: dir });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(
+      "import failed: WEIGHT.txt: checksum differs from the SR28 release (expected 98484d7e26b3…",
+    );
+    expect(result.stderr).toContain("download sr28asc.zip again from the USDA, or import data/sr28 of the foodapi repository; no catalog was written");
+    expect(readdirSync(dir)).toEqual(["sr28asc.zip"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("foodapi import with no SR28 named", () => {
+  test("outside a checkout (no ./data/sr28) the binary says what to pass", () => {
+    const result = runBinary(["import", "--out", "catalog.sqlite"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      "import failed: no SR28 at ./data/sr28 (the default: the copy in a foodapi checkout, relative to the current " +
+        "directory); run this from a checkout, or name SR28's files: foodapi import DIR_OR_sr28asc.zip (or set " +
+        "FOODAPI_SR28_DIR); no catalog was written\n",
+    );
+    expect(readdirSync(result.cwd)).toEqual([]);
   });
 });

@@ -109,12 +109,6 @@ async function exercise(command: string[], options: { startTimeoutMs: number; se
 
   const version = run(["version"]);
   expect(version.stdout.toString()).toBe(`foodapi ${VERSION}\n`);
-  const created = run(["keys", "create", "--email", "release@example.com", "--name", "release", ...dirs]);
-  expect(created.stderr.toString()).not.toContain("foodapi:");
-  expect(created.exitCode).toBe(0);
-  const key = created.stdout.toString().trim();
-  expect(key).toMatch(/^fnk_/);
-
   const child = Bun.spawn([...command, "serve", "--host", "127.0.0.1", "--port", "0", ...dirs, ...(options.serveArgs ?? [])], {
     cwd, env, stdin: "ignore", stdout: "ignore", stderr: "pipe",
   });
@@ -126,6 +120,12 @@ async function exercise(command: string[], options: { startTimeoutMs: number; se
     const url = await waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], options.startTimeoutMs, () => child.exitCode !== null);
     if (!url) throw new Error(`server did not start: ${stderr}`);
     expect(readdirSync(join(cwd, "cache")).filter((f) => f.endsWith(".sqlite"))).toHaveLength(1);
+    // A key in the data directory the server made.
+    const created = run(["keys", "create", "--email", "release@example.com", "--name", "release", "--data-dir", join(cwd, "data")]);
+    expect(created.stderr.toString()).not.toContain("foodapi:");
+    expect(created.exitCode).toBe(0);
+    const key = created.stdout.toString().trim();
+    expect(key).toMatch(/^fnk_/);
 
     const search = await fetch(`${url}/v1/foods?q=cheddar&limit=3`, { headers: { "x-api-key": key } });
     expect(search.status).toBe(200);

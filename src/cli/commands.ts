@@ -18,10 +18,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   import: {
     flags: ["out"],
-    positionals: { min: 0, max: 1, name: "an SR28 directory" },
+    positionals: { min: 0, max: 1, name: "an SR28 directory or sr28asc.zip" },
     summary: "build a catalog database from SR28's ASCII files",
     usage:
-      "Usage: foodapi import [SR28_DIR] [--out FILE]\n\nImports SR28's ASCII files (windows-1252, `^`/`~` fields) from SR28_DIR (default: FOODAPI_SR28_DIR)\ninto a catalog database at FILE (default: ./catalog.sqlite); nothing is written unless it all imports.\n",
+      "Usage: foodapi import [SR28] [--out FILE]\n\nImports SR28 from SR28: a directory of .txt or .txt.zst files, or the USDA's sr28asc.zip (default: FOODAPI_SR28_DIR,\nelse ./data/sr28, the copy in a foodapi checkout), into a catalog database at FILE (default: ./catalog.sqlite).\nThe release's files are checked against its SHA-256; nothing is written unless it all imports.\n",
   },
   keys: {
     flags: ["email", "name", "data-dir"],

@@ -1,20 +1,34 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { importSr28, ImportAborted } from "../catalog/import/importer";
 import { Sr28FormatError } from "../catalog/import/sr28-format";
 
-export const DEFAULT_SR28_DIR = "../shared/datasets/usda-sr28";
+/**
+ * The repository's compressed copy of SR28, relative to the current directory like `--data-dir ./data`:
+ * build.sh and `bun src/main.ts import` run from the project root. The compiled binary does not carry it.
+ */
+export const DEFAULT_SR28_SOURCE = "data/sr28";
 
-/** `foodapi import [dir] [--out file]`: builds a catalog database from SR28's ASCII files. */
+/** `foodapi import [DIR|sr28asc.zip] [--out file]`: builds a catalog database from SR28's ASCII files. */
 export async function importCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
-  const sourceDir = resolve(positionals[0] ?? process.env.FOODAPI_SR28_DIR ?? DEFAULT_SR28_DIR);
+  const named = positionals[0] ?? (process.env.FOODAPI_SR28_DIR || undefined);
+  if (named === undefined && !existsSync(DEFAULT_SR28_SOURCE)) {
+    console.error(
+      `import failed: no SR28 at ./${DEFAULT_SR28_SOURCE} (the default: the copy in a foodapi checkout, relative to the ` +
+        "current directory); run this from a checkout, or name SR28's files: foodapi import DIR_OR_sr28asc.zip " +
+        "(or set FOODAPI_SR28_DIR); no catalog was written",
+    );
+    return 1;
+  }
+  const source = named ?? DEFAULT_SR28_SOURCE;
   const outPath = resolve(flags.get("out") ?? "catalog.sqlite");
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  console.error(`importing SR28 from ${sourceDir}`);
+  console.error(`importing SR28 from ${source}`);
   try {
-    const counts = await importSr28({ sourceDir, outPath, progress: (line) => console.error(line), signal: abort.signal });
+    const counts = await importSr28({ source, outPath, progress: (line) => console.error(line), signal: abort.signal });
     console.error(
       `${counts.foods} foods, ${counts.foodGroups} groups, ${counts.nutrients} nutrients, ` +
         `${counts.nutrientValues} nutrient values, ${counts.portions} portions, ${counts.footnotes} footnotes`,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { artifactPath, guardedContext, sharedServerAndBrowser } from "../helpers/browser";
+import { artifactPath, guardedContext, NO_CHROMIUM, sharedServerAndBrowser } from "../helpers/browser";
 
 /** The dashboard in Debian's Chromium against the compiled binary, with no network beyond it. */
 const shared = sharedServerAndBrowser();
@@ -26,7 +26,7 @@ const keyRow = (page: Page, name: string) => page.locator("#key-rows tr", { hasT
 const statusText = (page: Page) => page.locator("#status").textContent();
 const errorText = (page: Page) => page.locator("#error").textContent();
 
-describe("the dashboard", () => {
+describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
   test("sign up → issue a key → it is listed → it works from outside → revoke → it is gone", async () => {
     const { page, context, outside, problems } = await openDashboard();
     await page.screenshot({ path: artifactPath("dashboard-signed-out.png") });

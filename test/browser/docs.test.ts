@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { artifactPath, guardedContext, sharedServerAndBrowser } from "../helpers/browser";
+import { artifactPath, guardedContext, NO_CHROMIUM, sharedServerAndBrowser } from "../helpers/browser";
 
 /**
  * The API reference and the dashboard with no network at all beyond the server: every other request is
@@ -12,7 +12,7 @@ async function summaries(): Promise<string[]> {
   return Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
 }
 
-describe("offline pages", () => {
+describe.skipIf(NO_CHROMIUM)("offline pages", () => {
   test("/docs renders every operation from the embedded Scalar bundle, attempting no other host", async () => {
     const { context, outside, problems } = await guardedContext(shared.browser, shared.server.url);
     const page = await context.newPage();

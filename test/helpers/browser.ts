@@ -1,13 +1,25 @@
 import { afterAll, beforeAll, expect } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { startServer, type RunningServer } from "./binary";
 import { ROOT } from "./paths";
 
-/** Debian's chromium (installed by .ci/run); playwright never downloads a browser here. */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Debian's chromium (installed by .ci/run), or FOODAPI_CHROMIUM; playwright never downloads a browser here. */
+export const CHROMIUM_PATH = process.env.FOODAPI_CHROMIUM || "/usr/bin/chromium";
 export const ARTIFACTS_DIR = join(ROOT, "test/artifacts");
+
+/**
+ * Without Chromium the browser tests are skipped (`describe.skipIf(NO_CHROMIUM)`), and nothing is started
+ * for them: no server, no browser, no temporary directory. Said once, on stderr, so a run shows why.
+ */
+export const NO_CHROMIUM = !existsSync(CHROMIUM_PATH);
+if (NO_CHROMIUM) {
+  console.error(
+    `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (Debian: apt-get install -y --no-install-recommends chromium, ` +
+      "as .ci/run does; or set FOODAPI_CHROMIUM to another Chromium)",
+  );
+}
 
 // Without these, Chromium reaches out to Google on its own (updates, sync, field trials).
 const CHROMIUM_ARGS = [
@@ -22,12 +34,6 @@ const CHROMIUM_ARGS = [
 
 /** Headless Chromium with a fresh profile (playwright makes a new user-data-dir per launch). */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}: the browser tests need it. Install it with ` +
-        "'apt-get install -y --no-install-recommends chromium' (.ci/run does this).",
-    );
-  }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
@@ -42,15 +48,29 @@ export async function startServerForBrowser(): Promise<RunningServer> {
   return startServer({ args: ["--port", String(port)] });
 }
 
-/** One server and one browser for all the tests of a file, started before them and stopped after. */
+/**
+ * One server and one browser for all the tests of a file, started before them and stopped after, with
+ * the server's temporary directory. Without Chromium no hook is registered, so nothing starts (the
+ * file's tests are `describe.skipIf(NO_CHROMIUM)`). Whichever of the two did start is stopped even when
+ * the other failed: a browser that cannot launch must not leave a `foodapi serve` running.
+ */
 export function sharedServerAndBrowser(): { server: RunningServer; browser: Browser } {
   const shared = {} as { server: RunningServer; browser: Browser };
+  if (NO_CHROMIUM) return shared;
   beforeAll(async () => {
-    [shared.server, shared.browser] = await Promise.all([startServerForBrowser(), launchChromium()]);
+    const [server, browser] = await Promise.allSettled([startServerForBrowser(), launchChromium()]);
+    if (server.status === "fulfilled") shared.server = server.value;
+    if (browser.status === "fulfilled") shared.browser = browser.value;
+    if (server.status === "rejected") throw server.reason;
+    if (browser.status === "rejected") throw browser.reason;
   });
   afterAll(async () => {
     await shared.browser?.close();
-    expect(await shared.server.stop()).toBe(0);
+    if (shared.server) {
+      const code = await shared.server.stop();
+      rmSync(shared.server.cwd, { recursive: true, force: true });
+      expect(code).toBe(0);
+    }
   });
   return shared;
 }

@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { SR28_DIR } from "./paths";
+import { sr28File } from "./sr28-files";
 
 /**
  * An independent reading of FOOD_DES.txt for expected search results: latin1 decoding and a regex per
@@ -15,7 +13,7 @@ export interface OracleFood {
 let cache: OracleFood[] | undefined;
 
 export function oracleFoods(): OracleFood[] {
-  cache ??= readFileSync(join(SR28_DIR, "FOOD_DES.txt"), "latin1")
+  cache ??= sr28File("FOOD_DES.txt").toString("latin1")
     .split(/\r?\n/)
     .filter((line) => line.length > 0)
     .map((line) => {

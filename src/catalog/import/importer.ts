@@ -3,7 +3,8 @@ import { rmSync, renameSync } from "node:fs";
 import { CATALOG_DDL } from "../schema";
 import { foldForSearch } from "../fold";
 import { storeFoodDetails } from "./details";
-import { FieldReader, readSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Row } from "./sr28-format";
+import { openSr28Source, verifySr28Source } from "./source";
+import { FieldReader, parseSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Row } from "./sr28-format";
 
 /**
  * Builds the catalog database from SR28's ASCII files. The database is written to a temporary file next
@@ -22,7 +23,8 @@ export interface ImportCounts {
 }
 
 export interface ImportOptions {
-  readonly sourceDir: string;
+  /** A directory of SR28's `.txt` or `.txt.zst` files, or the USDA's sr28asc.zip (see ./source.ts). */
+  readonly source: string;
   readonly outPath: string;
   /** Called with human-readable progress lines. */
   readonly progress?: (message: string) => void;
@@ -40,14 +42,14 @@ export class ImportAborted extends Error {
 const BATCH = 25_000;
 
 export async function importSr28(options: ImportOptions): Promise<ImportCounts> {
-  const { sourceDir, outPath, progress = () => {}, signal } = options;
+  const { outPath, progress = () => {}, signal } = options;
   const started = performance.now();
 
-  // Every file is checked to exist before anything is written.
+  // Every file is checked to exist (and, for the release, to be unaltered) before anything is written.
+  const source = openSr28Source(options.source);
+  progress(verifySr28Source(source).note);
   for (const file of Object.values(SR28_FILES)) {
-    if (!(await Bun.file(`${sourceDir}/${file.name}`).exists())) {
-      throw new Sr28FormatError(file.name, null, `missing from ${sourceDir}`);
-    }
+    if (!source.has(file.name)) throw new Sr28FormatError(file.name, null, `missing from ${source.label}`);
   }
 
   const partialPath = `${outPath}.partial-${process.pid}`;
@@ -65,7 +67,7 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     db.run(CATALOG_DDL);
 
     const load = async (file: Sr28File, sql: string, toParams: (r: FieldReader) => (string | number | null)[]) => {
-      const rows = await readSr28File(sourceDir, file);
+      const rows = parseSr28File(file, source.read(file.name));
       const insert = db.prepare(sql);
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i] as Sr28Row;

@@ -1,5 +1,3 @@
-import { join } from "node:path";
-
 /**
  * Reading SR28's original ASCII files: windows-1252 text, CRLF lines (the last one may lack it), fields
  * separated by `^`, text fields wrapped in `~`. Every problem is reported with the file and line number.
@@ -39,11 +37,9 @@ export interface Sr28Row {
   readonly fields: readonly string[];
 }
 
-export async function readSr28File(dir: string, file: Sr28File): Promise<Sr28Row[]> {
-  const path = join(dir, file.name);
-  const handle = Bun.file(path);
-  if (!(await handle.exists())) throw new Sr28FormatError(file.name, null, `missing from ${dir}`);
-  const text = windows1252.decode(await handle.bytes());
+/** Parses one file's original bytes (as a Sr28Source reads them). */
+export function parseSr28File(file: Sr28File, bytes: Uint8Array): Sr28Row[] {
+  const text = windows1252.decode(bytes);
   const lines = text.split("\n");
   const rows: Sr28Row[] = [];
   for (let i = 0; i < lines.length; i++) {
