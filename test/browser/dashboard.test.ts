@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { startServer } from "../helpers/binary";
 import { artifactPath, guardedContext, NO_CHROMIUM, sharedServerAndBrowser } from "../helpers/browser";
 
 /** The dashboard in Debian's Chromium against the compiled binary, with no network beyond it. */
@@ -172,6 +173,22 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
       await context.close();
     });
   }
+
+  test("a refused challenge says how long to wait", async () => {
+    const limited = await startServer({ args: ["--workers", "1", "--trial-ip-limit", "1/1h"] });
+    try {
+      for (const attempt of ["first", "second"]) {
+        const { page, context } = await openDashboard({ url: limited.url });
+        await page.getByRole("checkbox", { name: /not a robot/i }).focus();
+        await page.keyboard.press("Space");
+        if (attempt === "first") await page.locator("#trial-info").waitFor({ timeout: 30_000 });
+        else await page.locator("#error", { hasText: /^Too many trial challenges from your network\. Try again in \d+ minutes\.$/ }).waitFor();
+        await context.close();
+      }
+    } finally {
+      expect(await limited.stop()).toBe(0);
+    }
+  });
 
   test("API refusals appear as messages: a taken e-mail, a wrong password, a bad key", async () => {
     const { page, context, outside } = await openDashboard();
