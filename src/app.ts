@@ -19,7 +19,8 @@ import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
 import { verifyKey } from "./keys/service";
 import { createKeyStore } from "./keys/store";
-import { quotaRefusal, rateLimitHeaders } from "./limits/http";
+import { quotaRefusal } from "./http/error-catalog";
+import { rateLimitHeaders } from "./limits/http";
 import { createLimiter } from "./limits/limiter";
 import { createLimitStore } from "./limits/store";
 import { metaRoutes } from "./meta/routes";
@@ -91,7 +92,7 @@ export function createFoodApi(deps: AppDeps) {
       const result = limiter.consume(`key:${principal.id}`, config.freeLimit);
       return {
         headers: rateLimitHeaders("free", result),
-        refusal: result.allowed ? undefined : quotaRefusal("RATE_LIMITED", "This key has reached its rate limit. Slow down and retry later.", result),
+        refusal: result.allowed ? undefined : quotaRefusal("RATE_LIMITED", result.retryAfterSeconds),
       };
     }
     const quota = consumeTrialQuota(principal.id, principal.expiresAt);
@@ -99,11 +100,7 @@ export function createFoodApi(deps: AppDeps) {
       headers: rateLimitHeaders("trial", quota),
       refusal: quota.allowed
         ? undefined
-        : quotaRefusal(
-            "TRIAL_QUOTA_EXHAUSTED",
-            `This trial token has used its ${TRIAL_TOKEN_REQUESTS} requests. Sign up for a free API key to keep going.`,
-            { retryAfterSeconds: quota.resetSeconds },
-          ),
+        : quotaRefusal("TRIAL_QUOTA_EXHAUSTED", quota.resetSeconds),
     };
   };
 

@@ -1,4 +1,4 @@
-import { ApiError, validationError } from "../http/errors";
+import { apiError } from "../http/error-catalog";
 import type { Clock } from "../clock";
 import { codePointLength, parseName } from "../security/text";
 import { parseEmail } from "./email";
@@ -14,20 +14,20 @@ import type { AccountStore } from "./store";
  */
 export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, andThen?: (user: User) => void): Promise<User> {
   const email = parseEmail(body.email);
-  if (email === undefined) throw new ApiError(400, "INVALID_EMAIL", "The e-mail address is not valid.");
+  if (email === undefined) throw apiError("INVALID_EMAIL");
   // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
   const passwordLength = codePointLength(body.password);
   if (passwordLength < PASSWORD_MIN_LENGTH) {
-    throw new ApiError(400, "PASSWORD_TOO_SHORT", `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
+    throw apiError("PASSWORD_TOO_SHORT");
   }
   if (passwordLength > PASSWORD_MAX_LENGTH) {
-    throw new ApiError(400, "PASSWORD_TOO_LONG", `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
+    throw apiError("PASSWORD_TOO_LONG");
   }
   const checked = parseName(body.name, USER_NAME_MAX_LENGTH);
-  if (!checked.ok) throw validationError("name", checked.problem);
+  if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
   const name = checked.name;
 
-  const taken = () => new ApiError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "An account with this e-mail already exists. Use another e-mail.");
+  const taken = () => apiError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
   // Cheap early answer; the insert below is what decides when two sign-ups race.
   if (accounts.findByEmail(email)) throw taken();
   const passwordHash = await hashPassword(body.password);
@@ -42,7 +42,7 @@ export async function signIn(accounts: AccountStore, body: SignInBody): Promise<
   const user = email === undefined ? undefined : accounts.findByEmail(email);
   const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
   const valid = await verifyPassword(passwordHash, body.password);
-  if (!user?.passwordHash || !valid) throw new ApiError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid e-mail or password.");
+  if (!user?.passwordHash || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");
   return user;
 }
 

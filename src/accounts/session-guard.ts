@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../clock";
 import { splitUrl } from "../http/direct-routes";
-import { ApiError } from "../http/errors";
+import { apiError } from "../http/error-catalog";
 import { sessionTokenFromHeader, setSessionCookie } from "./cookie";
 import type { SessionStore } from "./session-store";
 import { validateSession, type ValidSession } from "./sessions";
@@ -11,8 +11,6 @@ export interface SessionDeps {
   clock: Clock;
   secureCookies: boolean;
 }
-
-export const sessionRequired = () => new ApiError(401, "UNAUTHORIZED", "Sign in to manage API keys.");
 
 /**
  * Every route under `prefix` needs a session; they get `account` (the valid session and its user) or
@@ -28,12 +26,12 @@ export function sessionGuard(deps: SessionDeps, prefix: string) {
       if (!covers(splitUrl(request.url).path)) return;
       const token = sessionTokenFromHeader(request.headers.get("cookie"));
       const account = validateSession(deps.sessions, deps.clock, token);
-      if (!account || !token) throw sessionRequired();
+      if (!account || !token) throw apiError("SESSION_REQUIRED");
       checked.set(request, { account, token });
     })
     .resolve({ as: "scoped" }, ({ request, cookie }) => {
       const found = checked.get(request);
-      if (!found) throw sessionRequired();
+      if (!found) throw apiError("SESSION_REQUIRED");
       if (found.account.extended && found.account.session.persistent) {
         setSessionCookie(cookie, found.token, { secure: deps.secureCookies, persistent: true });
       }

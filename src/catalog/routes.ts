@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { type CredentialGuard, guardedJson } from "../http/credential-guard";
 import { type DirectRoute, splitUrl } from "../http/direct-routes";
-import { ApiError } from "../http/errors";
+import { apiError } from "../http/error-catalog";
 import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
 import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseNutrientFilter } from "./service";
 import type { CatalogStore } from "./store";
@@ -22,7 +22,7 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
   const detail = guardedJson(guard, ({ param = "", search }) => {
     const nutrients = search === "" ? undefined : parseNutrientFilter(new URLSearchParams(search).get("nutrients") ?? undefined);
     const json = details.answer(param, nutrients);
-    if (json === null) throw new ApiError(404, "FOOD_NOT_FOUND", `No food has the number '${param.slice(0, 20)}'.`);
+    if (json === null) throw apiError("FOOD_NOT_FOUND", param);
     return json;
   });
   const groups = guardedJson(guard, () => (groupsJson ??= JSON.stringify(listFoodGroups(store))));

@@ -1,4 +1,4 @@
-import { validationError } from "../http/errors";
+import { apiError } from "../http/error-catalog";
 import { foldForSearch } from "./fold";
 import type { SearchQuery } from "./model";
 
@@ -29,7 +29,7 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
  */
 export function parseSearchParams(query: SearchQuery): SearchParams {
   const q = (query.q ?? "").trim();
-  if ([...q].length > QUERY_MAX_CHARS) throw validationError("q", `must be at most ${QUERY_MAX_CHARS} characters`);
+  if ([...q].length > QUERY_MAX_CHARS) throw apiError("VALIDATION_ERROR", "q", `must be at most ${QUERY_MAX_CHARS} characters`);
   const terms = q.split(/\s+/).map(foldForSearch).filter(Boolean);
   const group = query.group || undefined;
   return {
@@ -54,7 +54,7 @@ export function parseSearchQuery(search: string): SearchParams {
 
 function clampedInteger(name: string, raw: string | undefined, range: { fallback: number; min: number; max: number }): number {
   if (raw === undefined || raw === "") return range.fallback;
-  if (!/^[+-]?\d+$/.test(raw)) throw validationError(name, "must be an integer");
+  if (!/^[+-]?\d+$/.test(raw)) throw apiError("VALIDATION_ERROR", name, "must be an integer");
   // BigInt so that 10^20 clamps instead of turning into a float.
   const value = BigInt(raw);
   if (value < BigInt(range.min)) return range.min;

@@ -33,7 +33,7 @@ export interface Config {
   readonly turnstileVerifyUrl: string;
   /** A catalog database file to serve instead of the one embedded in the binary. */
   readonly catalogPath: string | undefined;
-  /** Where the embedded catalog is copied once so that it can be memory-mapped (shared by every data directory). */
+  /** Where the embedded catalog is expanded once and read from (shared by every data directory and worker). */
   readonly cacheDir: string;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;

@@ -4,11 +4,10 @@
  * entry here is documented without credentials or errors, which test/openapi.test.ts refuses.
  * Every number in a message or description comes from the constant the server uses.
  */
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../accounts/passwords";
 import { PAGE_SIZE_MAX } from "../catalog/search-params";
-import { MAX_BODY_BYTES } from "../http/body";
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../keys/service";
 import { CHALLENGE_LIFETIME_SECONDS } from "../trial/challenge";
+import { ERROR_CATALOG, type ErrorName } from "../http/error-catalog";
 import { TrialChallenge } from "../trial/model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 
@@ -18,31 +17,18 @@ export const TRIAL_ALLOWANCE = `${TRIAL_TOKEN_REQUESTS} requests over ${TRIAL_TO
 /** `apiKeyOrTrial`: the data routes' credential guard. `optionalSession`: works without one too. */
 export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
 
-export const ERRORS = {
-  VALIDATION_ERROR: [400, "limit: must be an integer"],
-  INVALID_JSON: [400, "The request body is not valid JSON."],
-  INVALID_EMAIL: [400, "The e-mail address is not valid."],
-  PASSWORD_TOO_SHORT: [400, `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`],
-  PASSWORD_TOO_LONG: [400, `The password must be at most ${PASSWORD_MAX_LENGTH} characters.`],
-  UNAUTHORIZED: [401, "A valid API key or trial token is required."],
-  SESSION_REQUIRED: [401, "Sign in to manage API keys.", "UNAUTHORIZED"],
-  INVALID_EMAIL_OR_PASSWORD: [401, "Invalid e-mail or password."],
-  INVALID_ORIGIN: [403, "This request came from a site that is not allowed to make it: its origin is neither the service's own (--base-url) nor a trusted one (--trusted-origins)."],
-  CHALLENGE_FAILED: [403, "The bot challenge was not solved, has expired, or was already used."],
-  FOOD_NOT_FOUND: [404, "No food has the number '99999'."],
-  KEY_NOT_FOUND: [404, "No such key."],
-  KEY_LIMIT_REACHED: [409, `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`],
-  PAYLOAD_TOO_LARGE: [413, `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`],
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: [422, "An account with this e-mail already exists. Use another e-mail."],
-  RATE_LIMITED: [429, "This key has reached its rate limit. Slow down and retry later."],
-  TRIAL_QUOTA_EXHAUSTED: [429, `This trial token has used its ${TRIAL_TOKEN_REQUESTS} requests. Sign up for a free API key to keep going.`],
-  TOO_MANY_REQUESTS: [429, "Too many attempts from your network. Try again later."],
-  KEY_ISSUE_LIMITED: [429, "This account has issued too many keys recently. Try again later.", "RATE_LIMITED"],
-  CHALLENGE_UNAVAILABLE: [503, "The bot-challenge verifier did not answer. Try again shortly."],
-  SERVICE_UNAVAILABLE: [503, "The service cannot store data right now. Try again shortly."],
-} as const satisfies Record<string, readonly [number, string] | readonly [number, string, string]>;
+/**
+ * Every error as the document shows it, `[status, example message, wire code]`, from the one catalogue the
+ * throw sites use (src/http/error-catalog.ts).
+ */
+export const ERRORS = Object.fromEntries(
+  Object.entries(ERROR_CATALOG).map(([name, entry]) => {
+    const known = entry as { status: number; code?: string; message: (...args: unknown[]) => string; example: unknown[] };
+    return [name, [known.status, known.message(...known.example), known.code ?? name] as const];
+  }),
+) as Readonly<Record<ErrorName, readonly [number, string, string]>>;
 
-export type ErrorName = keyof typeof ERRORS;
+export type { ErrorName };
 
 /**
  * Errors of the shell (src/http/app.ts), for every operation whatever its route says: a declared

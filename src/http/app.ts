@@ -1,7 +1,8 @@
 import { Elysia, ValidationError } from "elysia";
-import { declaresTooLargeBody, MAX_BODY_BYTES, payloadTooLarge, readBodyText } from "./body";
+import { declaresTooLargeBody, MAX_BODY_BYTES, readBodyText } from "./body";
+import { apiError } from "./error-catalog";
 import type { ErrorMapper } from "./error-mapping";
-import { ApiError, errorResponse, JSON_CONTENT_TYPE, notFound, SECURITY_HEADERS, validationError } from "./errors";
+import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
 
 
 /**
@@ -16,7 +17,7 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
     .onRequest(({ request }) => {
       // A declared length over the limit is refused before the body is read.
       if (declaresTooLargeBody(request)) {
-        return errorResponse(payloadTooLarge(MAX_BODY_BYTES));
+        return errorResponse(apiError("PAYLOAD_TOO_LARGE"));
       }
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -27,7 +28,7 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
       try {
         return JSON.parse(text);
       } catch {
-        throw new ApiError(400, "INVALID_JSON", "The request body is not valid JSON.");
+        throw apiError("INVALID_JSON");
       }
     })
     .onAfterHandle({ as: "global" }, ({ response, set }) => {
@@ -41,13 +42,13 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
       if (code === "PARSE" && error.cause instanceof ApiError) return errorResponse(error.cause);
       switch (code) {
         case "NOT_FOUND":
-          return errorResponse(notFound());
+          return errorResponse(apiError("NOT_FOUND"));
         case "PARSE":
-          return errorResponse(new ApiError(400, "INVALID_JSON", "The request body is not valid JSON."));
+          return errorResponse(apiError("INVALID_JSON"));
         case "VALIDATION":
           // A path parameter that is not valid percent-encoding reaches Elysia as null: it names nothing,
           // as the direct routes answer it, rather than a field to correct.
-          if (error.type === "params") return errorResponse(notFound());
+          if (error.type === "params") return errorResponse(apiError("NOT_FOUND"));
           if (error.type !== "response") return errorResponse(describeValidation(error));
           break;
       }
@@ -59,5 +60,5 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
 function describeValidation(error: Readonly<ValidationError>): ApiError {
   const first = error.valueError;
   const path = first?.path?.replace(/^\//, "").replaceAll("/", ".") || error.type;
-  return validationError(path, first?.message ?? "is invalid");
+  return apiError("VALIDATION_ERROR", path, first?.message ?? "is invalid");
 }

@@ -1,10 +1,7 @@
-import { ApiError } from "./errors";
+import { apiError } from "./error-catalog";
 
 /** Every request body is at most 16 KiB: nothing this API accepts needs more. */
 export const MAX_BODY_BYTES = 16 * 1024;
-
-export const payloadTooLarge = (max: number) =>
-  new ApiError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${max} bytes.`);
 
 /**
  * Reads a request body as text, refusing it as soon as it passes `max` bytes, so that a body without a
@@ -16,7 +13,7 @@ export async function readBodyText(request: Request, max: number): Promise<strin
   let size = 0;
   for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > max) throw payloadTooLarge(max);
+    if (size > max) throw apiError("PAYLOAD_TOO_LARGE");
     chunks.push(chunk);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));

@@ -1,6 +1,10 @@
 import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
-import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS, UNAUTHORIZED } from "./errors";
+import { errorDescription } from "./error-catalog";
+import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
+
+/** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
+const UNAUTHORIZED = errorDescription("UNAUTHORIZED", []);
 import { requestFacts } from "./request-context";
 
 /**

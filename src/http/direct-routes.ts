@@ -1,5 +1,6 @@
 import type { ErrorMapper } from "./error-mapping";
-import { declaresTooLargeBody, MAX_BODY_BYTES, payloadTooLarge } from "./body";
+import { declaresTooLargeBody } from "./body";
+import { errorDescription } from "./error-catalog";
 import { errorResponse } from "./errors";
 
 /**
@@ -47,7 +48,7 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
       if (!handler) return fallback(request);
       param = decodeSegment(path.slice(slash + 1));
     }
-    if (declaresTooLargeBody(request)) return errorResponse(payloadTooLarge(MAX_BODY_BYTES));
+    if (declaresTooLargeBody(request)) return errorResponse(errorDescription("PAYLOAD_TOO_LARGE", []));
     let response: Response;
     try {
       response = handler(request, { search, param });

@@ -1,5 +1,6 @@
 import { type StorageFault, storageFault } from "../db/storage-fault";
-import { ApiError, internalError, serviceUnavailable } from "./errors";
+import { apiError } from "./error-catalog";
+import { ApiError } from "./errors";
 
 /** What any error thrown while answering a request becomes for the client. */
 export type ErrorMapper = (error: unknown) => ApiError;
@@ -16,10 +17,10 @@ export function createErrorMapper(deps: { logError: (error: unknown) => void; on
     const fault = storageFault(error);
     if (fault) {
       deps.onStorageFault(fault);
-      return serviceUnavailable();
+      return apiError("SERVICE_UNAVAILABLE");
     }
     deps.logError(error);
-    return internalError();
+    return apiError("INTERNAL_ERROR");
   };
 }
 

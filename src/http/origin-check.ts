@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiError } from "./errors";
+import { apiError } from "./error-catalog";
 import { requestFacts } from "./request-context";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -29,7 +29,7 @@ export function originCheck(allowed: ReadonlySet<string>) {
     if (!SAFE_METHODS.has(request.method) && !isAllowedOrigin(request.headers, allowed)) {
       // The operator reads why in the access log: which origin came, so that --base-url can be fixed.
       requestFacts(request).authFailure = `INVALID_ORIGIN ${(request.headers.get("origin") ?? request.headers.get("referer") ?? "").slice(0, 200)}`;
-      throw new ApiError(403, "INVALID_ORIGIN", "This request came from a site that is not allowed to make it: its origin is neither the service's own (--base-url) nor a trusted one (--trusted-origins).");
+      throw apiError("INVALID_ORIGIN");
     }
   });
 }

@@ -1,7 +1,8 @@
 import type { Server } from "bun";
 import { clientIpOf } from "./client-ip";
 import { splitUrl, withAbsoluteUrl } from "./direct-routes";
-import { errorResponse, internalError } from "./errors";
+import { errorDescription } from "./error-catalog";
+import { errorResponse } from "./errors";
 import { requestFacts } from "./request-context";
 
 export interface AccessLogEntry {
@@ -51,7 +52,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       return response instanceof Promise ? response.then((r) => logged(request, r, started)) : logged(request, response, started);
     },
     error() {
-      return errorResponse(internalError());
+      return errorResponse(errorDescription("INTERNAL_ERROR", []));
     },
   });
   return server;

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
-import { ApiError, NO_STORE, validationError } from "../http/errors";
+import { apiError, tooManyRequests } from "../http/error-catalog";
+import { NO_STORE } from "../http/errors";
 import type { RateSpec } from "../config/config";
-import { tooManyRequests } from "../limits/http";
 import type { Limiter } from "../limits/limiter";
 import { parseName } from "../security/text";
 import { originCheck } from "../http/origin-check";
@@ -37,15 +37,15 @@ export function keyRoutes(
       ({ body, account, set }) => {
         Object.assign(set.headers, NO_STORE);
         const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
-        if (!checked.ok) throw validationError("name", checked.problem);
+        if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
         // Issuing is limited per account: each issue and revoke is a write and a cache change everywhere.
         const allowance = deps.limiter.consume(`key-issue:${account.user.id}`, deps.issueLimit);
         if (!allowance.allowed) {
-          throw tooManyRequests("RATE_LIMITED", "This account has issued too many keys recently. Try again later.", allowance);
+          throw tooManyRequests("KEY_ISSUE_LIMITED", allowance.retryAfterSeconds);
         }
         const result = issueKey(keys, clock, account.user.id, checked.name);
         if (!result.ok) {
-          throw new ApiError(409, "KEY_LIMIT_REACHED", `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`);
+          throw apiError("KEY_LIMIT_REACHED");
         }
         set.status = 201;
         const { lastUsedAt: _unused, ...listed } = toListedKey(result.key);
@@ -61,7 +61,7 @@ export function keyRoutes(
       "/:id",
       ({ params, account }) => {
         if (!keys.revoke(account.user.id, params.id, clock())) {
-          throw new ApiError(404, "KEY_NOT_FOUND", "No such key.");
+          throw apiError("KEY_NOT_FOUND");
         }
         return new Response(null, { status: 204 });
       },

@@ -1,19 +1,8 @@
 import { Elysia } from "elysia";
 import type { RateSpec } from "../config/config";
 import { clientIpOf } from "../http/client-ip";
-import { ApiError, type ErrorDescription } from "../http/errors";
+import { tooManyRequests } from "../http/error-catalog";
 import type { Limiter, LimitResult } from "./limiter";
-
-/** A 429 in the one error shape, with Retry-After in whole seconds, as a plain description (nothing thrown). */
-export function quotaRefusal(code: string, message: string, result: Pick<LimitResult, "retryAfterSeconds">): ErrorDescription {
-  return { status: 429, code, message, headers: { "retry-after": String(Math.max(1, result.retryAfterSeconds)) } };
-}
-
-/** The same 429, to throw. */
-export function tooManyRequests(code: string, message: string, result: Pick<LimitResult, "retryAfterSeconds">): ApiError {
-  const refusal = quotaRefusal(code, message, result);
-  return new ApiError(refusal.status, refusal.code, refusal.message, refusal.headers);
-}
 
 /** The IETF draft's headers: `RateLimit-Policy: "free";q=1000;w=3600` and `RateLimit: "free";r=998;t=3412`. */
 export function rateLimitHeaders(policy: string, quota: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number }) {
@@ -36,7 +25,7 @@ export function ipRateLimit(options: { limiter: Limiter; spec: RateSpec; scope: 
     const bucket = `${options.scope}:${route}:${clientIpOf(request, options.clientIpHeader)}`;
     const result = options.limiter.consume(bucket, options.spec);
     if (!result.allowed) {
-      throw tooManyRequests("TOO_MANY_REQUESTS", "Too many attempts from your network. Try again later.", result);
+      throw tooManyRequests("TOO_MANY_REQUESTS", result.retryAfterSeconds);
     }
   });
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Clock } from "../clock";
 import type { Config } from "../config/config";
-import { ApiError } from "../http/errors";
+import { apiError } from "../http/error-catalog";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
 import { checkChallengeToken } from "./challenge";
 import type { TrialStore } from "./store";
@@ -28,20 +28,19 @@ export interface TrialDeps {
   turnstile: { secretKey: string; verifyUrl: string } | undefined;
 }
 
-const challengeFailed = () => new ApiError(403, "CHALLENGE_FAILED", "The bot challenge was not solved, has expired, or was already used.");
 
 /** Exchanges a solved bot challenge for a trial token. Each solution is accepted once. */
 export async function redeemChallenge(deps: TrialDeps, challengeToken: string, clientIp: string): Promise<{ token: string; expiresAt: string }> {
   if (deps.turnstile) {
     const result = await verifyTurnstile({ url: deps.turnstile.verifyUrl, secret: deps.turnstile.secretKey, token: challengeToken, remoteIp: clientIp });
     if (result === "unavailable") {
-      throw new ApiError(503, "CHALLENGE_UNAVAILABLE", "The bot-challenge verifier did not answer. Try again shortly.", { "retry-after": "5" });
+      throw apiError("CHALLENGE_UNAVAILABLE");
     }
-    if (result === "failed") throw challengeFailed();
+    if (result === "failed") throw apiError("CHALLENGE_FAILED");
   } else {
     const check = await checkChallengeToken(deps.secrets.challenge, deps.clock, challengeToken);
     // Recorded only once verified, so unverified payloads cannot fill the store.
-    if (!check.ok || !deps.store.markChallengeUsed(check.id, check.expiresAt)) throw challengeFailed();
+    if (!check.ok || !deps.store.markChallengeUsed(check.id, check.expiresAt)) throw apiError("CHALLENGE_FAILED");
   }
   const { token, claims } = issueTrialToken(deps.secrets.token, deps.clock);
   return { token, expiresAt: new Date(claims.exp * 1000).toISOString() };
