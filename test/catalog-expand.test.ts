@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expandCatalog } from "../src/db/catalog-expand";
@@ -41,4 +41,16 @@ test("a catalog expanded at first start answers every food's detail exactly as t
     imported.close();
     expanded.close();
   }
+}, 60_000);
+
+test("expanding removes partial files a killed expansion left behind, not one that may be in progress", async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-"));
+  const left = join(cacheDir, "catalog-0123456789abcdef.sqlite.partial-4242");
+  const inProgress = join(cacheDir, "catalog-fedcba9876543210.sqlite.partial-4343");
+  writeFileSync(left, "killed mid-expansion");
+  writeFileSync(inProgress, "being written");
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(left, hourAgo, hourAgo);
+  await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000aa", cacheDir);
+  expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000aa.sqlite", "catalog-fedcba9876543210.sqlite.partial-4343"]);
 }, 60_000);

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { restoreFoodDetails } from "../catalog/import/details";
 
@@ -37,10 +37,22 @@ export async function expandCatalog(source: string, id: string, cacheDir: string
     if (existsSync(partial)) rmSync(partial);
   }
   // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
+  // A partial file is another process's expansion in progress, unless it is too old to be one: a start
+  // killed while expanding (it takes a second or so) leaves it behind, 44 MB each time.
   for (const old of readdirSync(cacheDir)) {
-    if (/^catalog-[0-9a-f]+\.sqlite$/.test(old) && old !== name) rmSync(join(cacheDir, old), { force: true });
+    const path = join(cacheDir, old);
+    if (/^catalog-[0-9a-f]+\.sqlite$/.test(old) && old !== name) rmSync(path, { force: true });
+    if (/^catalog-[0-9a-f]+\.sqlite\.partial-\d+$/.test(old) && abandoned(path)) rmSync(path, { force: true });
   }
   return target;
+}
+
+/** No expansion takes this long, even emulated: the linux-arm64 release test, under qemu, is over in ~13 s. */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
+function abandoned(path: string): boolean {
+  const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  return modified !== undefined && Date.now() - modified > ABANDONED_AFTER_MS;
 }
 
 function writeAll(path: string, bytes: Uint8Array): void {
