@@ -18,9 +18,12 @@ if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer d
   "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
 fi
 
-# The catalog's content id names the copy a binary expands at run time (src/db/catalog-db.ts).
+# The catalog's content id names the copy a binary expands at run time (src/db/catalog-db.ts). It is the full
+# catalog's: the copy is rebuilt to answer as this one does, and any change to the importer, its detail
+# builder included, re-imports (above) and so changes it.
 sha256sum dist/catalog.sqlite | cut -c1-16 > dist/catalog.id
-# The binary embeds the catalog compressed (src/db/embedded-catalog.ts); compressed again only when it changed.
+# The binary embeds the catalog compressed, without its detail answers (scripts/compress-catalog.ts); packed
+# again only when it changed.
 if [ ! -f dist/catalog.sqlite.zst ] || [ dist/catalog.sqlite -nt dist/catalog.sqlite.zst ]; then
   "$BUN" scripts/compress-catalog.ts dist/catalog.sqlite dist/catalog.sqlite.zst
 fi

@@ -46,7 +46,7 @@ const TARGETS = {
   detailRatio: 0.3,
   p99Factor: 2,
   coldStartMs: 50,
-  /** A first start includes expanding the compressed catalog into the cache directory. */
+  /** A first start includes expanding the compressed catalog into the cache directory and rebuilding its detail answers. */
   firstStartMs: 1500,
   binaryMb: 120,
   importSeconds: 4,

@@ -89,7 +89,7 @@ describe("npm run release", () => {
   });
 });
 
-/** A Bun runtime (~90-115 MB) plus the compressed catalog (~23 MB) and the app; not the raw catalog. */
+/** A Bun runtime (~90-115 MB) plus the compressed catalog without its detail answers (~4.5 MB) and the app. */
 function expectSaneSize(bytes: number) {
   expect(bytes).toBeGreaterThan(100e6);
   expect(bytes).toBeLessThan(160e6);

@@ -37,8 +37,9 @@ const REQUIRED_TABLES = ["foods", "food_groups", "nutrients", "food_search", "fo
 
 /**
  * The embedded catalog as a real file. SQLite cannot open a file inside the binary, and loading it into
- * memory would cost every process its full size (47 MB) and start-up time, so it is expanded once (it is
- * embedded zstd-compressed, 23 MB) into the cache directory, named by its content id, and read from there.
+ * memory would cost every process its full size (44 MB) and start-up time, so it is expanded once (it is
+ * embedded zstd-compressed without its detail answers, 4.5 MB; catalog-expand.ts rebuilds them) into the
+ * cache directory, named by its content id, and read from there.
  */
 export async function embeddedCatalogFile(cacheDir: string): Promise<string> {
   const embedded = await loadEmbeddedCatalog();
