@@ -109,8 +109,9 @@ export function createFoodApi(deps: AppDeps) {
   const toApiError = createErrorMapper({ logError: deps.logError, onStorageFault: storage.recordFault });
 
   const catalogApi = catalogRoutes(catalog, createCredentialGuard(verifiers, admit));
+  const metaApi = metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get(), stateWritable: storage.writable });
   const elysia = createAppShell({ toApiError })
-    .use(metaRoutes({ config, catalog, pingState: () => deps.state.sqlite.query("SELECT 1").get(), stateWritable: storage.writable }))
+    .use(metaApi.documented)
     .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
     .use(keyRoutes({ keys, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
@@ -119,7 +120,7 @@ export function createFoodApi(deps: AppDeps) {
     .use(docsRoutes(config));
   return {
     /** Every request goes here: the hot data routes directly, everything else through Elysia. */
-    handle: createDispatcher(catalogApi.direct, elysia.handle, toApiError),
+    handle: createDispatcher([...catalogApi.direct, ...metaApi.direct], elysia.handle, toApiError),
     elysia,
     housekeeping,
   };

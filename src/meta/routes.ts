@@ -2,16 +2,35 @@ import { Elysia } from "elysia";
 import type { Config } from "../config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
-import { JSON_CONTENT_TYPE } from "../http/errors";
+import type { DirectRoute } from "../http/direct-routes";
+import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
 
-/** Public routes: what this service is and serves, and whether it can answer. */
+/**
+ * Public routes: what this service is and serves, and whether it can answer. `/healthz` is also answered
+ * as a direct route (before Elysia): load balancers ask it constantly, and a start is measured to its
+ * first 200, which would otherwise include composing the Elysia pipeline for it (~8 ms).
+ */
 export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => void; stateWritable: () => boolean }) {
   const { config, catalog } = deps;
   const count = (name: string) => Number(catalog.info()[`count.${name}`] ?? 0);
-  return new Elysia()
+  const answer = (status: "ok" | "unavailable") =>
+    new Response(JSON.stringify({ status }), { status: status === "ok" ? 200 : 503, headers: { "content-type": JSON_CONTENT_TYPE, ...SECURITY_HEADERS } });
+  const healthz = (): Response => {
+    try {
+      catalog.ping();
+      deps.pingState();
+      // 503 while writes fail (a full disk, a read-only file system), not only when nothing answers.
+      if (deps.stateWritable()) return answer("ok");
+    } catch {
+      // answered below
+    }
+    return answer("unavailable");
+  };
+  const direct: DirectRoute[] = [{ path: "/healthz", handle: healthz }];
+  const documented = new Elysia()
     .get(
       "/v1/meta",
       () => ({
@@ -42,19 +61,6 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
       }),
       { response: { 200: MetaResponse }, detail: { summary: "Service, dataset and limits", tags: ["Public"] } },
     )
-    .get(
-      "/healthz",
-      () => {
-        try {
-          catalog.ping();
-          deps.pingState();
-          // 503 while writes fail (a full disk, a read-only file system), not only when nothing answers.
-          if (deps.stateWritable()) return Response.json({ status: "ok" }, { headers: { "content-type": JSON_CONTENT_TYPE } });
-        } catch {
-          // answered below
-        }
-        return Response.json({ status: "unavailable" }, { status: 503, headers: { "content-type": JSON_CONTENT_TYPE } });
-      },
-      { detail: { summary: "Health check: both databases answer a query", tags: ["Public"] } },
-    );
+    .get("/healthz", healthz, { detail: { summary: "Health check: both databases answer a query", tags: ["Public"] } });
+  return { documented, direct };
 }
