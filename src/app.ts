@@ -11,23 +11,21 @@ import { createHousekeeping } from "./db/housekeeping";
 import type { StateDb } from "./db/state-db";
 import { createStorageHealth } from "./db/storage-health";
 import { docsRoutes } from "./docs/routes";
-import { createAppShell } from "./http/app";
+import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
 import { createDispatcher } from "./http/direct-routes";
 import { allowedOriginsFor } from "./http/origin-check";
 import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
-import { verifyKey } from "./keys/service";
+import { keyCredential } from "./keys/credential";
 import { createKeyStore } from "./keys/store";
-import { quotaRefusal } from "./http/error-catalog";
-import { rateLimitHeaders } from "./limits/http";
 import { createLimiter } from "./limits/limiter";
 import { createLimitStore } from "./limits/store";
 import { metaRoutes } from "./meta/routes";
 import { trialRoutes } from "./trial/routes";
-import { createTrialQuota, loadTrialSecrets, type TrialDeps } from "./trial/service";
+import { trialCredential } from "./trial/credential";
+import { loadTrialSecrets, type TrialDeps } from "./trial/service";
 import { createTrialStore } from "./trial/store";
-import { TRIAL_TOKEN_REQUESTS, verifyTrialToken } from "./trial/token";
 
 export interface AppDeps {
   config: Config;
@@ -68,41 +66,14 @@ export function createFoodApi(deps: AppDeps) {
     secrets: loadTrialSecrets(trialStore, config),
     turnstile: config.turnstileSecretKey ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl } : undefined,
   };
-  const consumeTrialQuota = createTrialQuota(trial);
   const allowedOrigins = allowedOriginsFor(config.baseUrl, config.trustedOrigins);
   const secureCookies = config.baseUrl.protocol === "https:";
 
-  const verifiers: CredentialVerifiers = {
-    apiKey(presented) {
-      const check = verifyKey(keys, clock, presented);
-      return check.ok
-        ? { ok: true, principal: { kind: "key", id: check.key.id, userId: check.key.userId, tier: "free" } }
-        : { ok: false, reason: check.reason };
-    },
-    bearer(presented) {
-      const check = verifyTrialToken(trial.secrets.token, clock, presented);
-      return check.ok
-        ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
-        : { ok: false, reason: check.reason };
-    },
-  };
-
-  const admit: Admission = (principal) => {
-    if (principal.kind === "key") {
-      const result = limiter.consume(`key:${principal.id}`, config.freeLimit);
-      return {
-        headers: rateLimitHeaders("free", result),
-        refusal: result.allowed ? undefined : quotaRefusal("RATE_LIMITED", result.retryAfterSeconds),
-      };
-    }
-    const quota = consumeTrialQuota(principal.id, principal.expiresAt);
-    return {
-      headers: rateLimitHeaders("trial", quota),
-      refusal: quota.allowed
-        ? undefined
-        : quotaRefusal("TRIAL_QUOTA_EXHAUSTED", quota.resetSeconds),
-    };
-  };
+  // The data routes' two credentials: each verifies its own kind and counts its own quota.
+  const keyCredentials = keyCredential({ keys, clock, limiter, freeLimit: config.freeLimit });
+  const trialCredentials = trialCredential(trial);
+  const verifiers: CredentialVerifiers = { apiKey: keyCredentials.verify, bearer: trialCredentials.verify };
+  const admit: Admission = (principal) => (principal.kind === "key" ? keyCredentials.admit(principal) : trialCredentials.admit(principal));
 
   // A storage fault anywhere (Elysia route or direct route) is a 503 and marks the storage unhealthy.
   const storage = createStorageHealth(deps.state.sqlite, deps.logError);

@@ -36,6 +36,15 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
   return user;
 }
 
+/**
+ * The account of an e-mail address, created without a password if there is none (`foodapi keys create`
+ * and the tests issue keys this way). Two callers racing to create it both get the one the UNIQUE
+ * constraint kept.
+ */
+export function findOrCreatePasswordlessAccount(accounts: AccountStore, email: string, now: number): User {
+  return accounts.findByEmail(email) ?? accounts.insert({ email, name: email.split("@")[0]!, passwordHash: null, now }) ?? accounts.findByEmail(email)!;
+}
+
 /** Unknown e-mail and wrong password are one answer, after the same argon2 work. */
 export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
   const email = parseEmail(body.email);

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { parseEmail } from "../accounts/email";
+import { findOrCreatePasswordlessAccount } from "../accounts/service";
 import { CannotStart } from "./errors";
 import { createAccountStore } from "../accounts/store";
 import { systemClock } from "../clock";
@@ -34,10 +35,7 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
   try {
     const accounts = createAccountStore(state);
     const now = systemClock();
-    const user =
-      accounts.findByEmail(email) ??
-      accounts.insert({ email, name: email.split("@")[0]!, passwordHash: null, now }) ??
-      accounts.findByEmail(email)!;
+    const user = findOrCreatePasswordlessAccount(accounts, email, now);
     const result = issueKey(createKeyStore(state), systemClock, user.id, name);
     if (!result.ok) {
       console.error(`foodapi: ${email} already has the maximum number of active keys; revoke one first`);

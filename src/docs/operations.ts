@@ -31,7 +31,7 @@ export const ERRORS = Object.fromEntries(
 export type { ErrorName };
 
 /**
- * Errors of the shell (src/http/app.ts), for every operation whatever its route says: a declared
+ * Errors of the shell (src/http/shell.ts), for every operation whatever its route says: a declared
  * content-length over the limit is refused before routing, body or not; a body is parsed as JSON when
  * declared so, on every method that is not GET or HEAD.
  */

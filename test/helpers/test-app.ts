@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFoodApi, type FoodApi } from "../../src/app";
+import { findOrCreatePasswordlessAccount } from "../../src/accounts/service";
 import { createAccountStore } from "../../src/accounts/store";
 import type { Clock } from "../../src/clock";
 import { type Config, loadConfig } from "../../src/config/config";
@@ -49,7 +50,7 @@ export function createTestApp(options: { env?: Record<string, string>; clock?: C
     /** Creates an account (if needed) and a key the way `foodapi keys create` does. */
     issueKey(email = "dev@example.com", name = "test key") {
       const accounts = createAccountStore(state);
-      const user = accounts.findByEmail(email) ?? accounts.insert({ email, name: "dev", passwordHash: null, now: clock() })!;
+      const user = findOrCreatePasswordlessAccount(accounts, email, clock());
       const result = issueKey(createKeyStore(state), clock, user.id, name);
       if (!result.ok) throw new Error(result.reason);
       return result.key;

@@ -1,0 +1,29 @@
+import type { CredentialResult, Principal } from "../http/credential-guard";
+import { quotaRefusal } from "../http/error-catalog";
+import type { ErrorDescription } from "../http/errors";
+import { rateLimitHeaders } from "../limits/http";
+import { createTrialQuota, type TrialDeps } from "./service";
+import { verifyTrialToken } from "./token";
+
+/**
+ * A trial token as the data routes' credential: `verify` checks its signature and expiry (the guard's
+ * bearer verifier), `admit` counts the request against its lifetime quota.
+ */
+export function trialCredential(deps: Pick<TrialDeps, "store" | "clock" | "secrets">) {
+  const consume = createTrialQuota(deps);
+  return {
+    verify(presented: string): CredentialResult {
+      const check = verifyTrialToken(deps.secrets.token, deps.clock, presented);
+      return check.ok
+        ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
+        : { ok: false, reason: check.reason };
+    },
+    admit(principal: Extract<Principal, { kind: "trial" }>): { headers: Record<string, string>; refusal?: ErrorDescription } {
+      const quota = consume(principal.id, principal.expiresAt);
+      return {
+        headers: rateLimitHeaders("trial", quota),
+        refusal: quota.allowed ? undefined : quotaRefusal("TRIAL_QUOTA_EXHAUSTED", quota.resetSeconds),
+      };
+    },
+  };
+}
