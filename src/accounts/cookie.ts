@@ -1,5 +1,5 @@
 import type { Cookie } from "elysia";
-import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "./sessions";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type ValidSession } from "./sessions";
 
 /**
  * Writing the session cookie through Elysia's built-in cookie API (the @elysiajs/cookie plugin is
@@ -40,4 +40,12 @@ export function sessionTokenFromHeader(header: string | null): string | undefine
     if (eq !== -1 && pair.slice(0, eq).trim() === SESSION_COOKIE) return pair.slice(eq + 1).trim() || undefined;
   }
   return undefined;
+}
+
+/**
+ * A validation that extended the session sends the cookie again with the new lifetime; a browser-session
+ * cookie (`rememberMe: false`) stays one.
+ */
+export function resendIfExtended(jar: CookieJar, token: string, valid: Pick<ValidSession, "extended" | "session">, options: { secure: boolean }): void {
+  if (valid.extended && valid.session.persistent) setSessionCookie(jar, token, { secure: options.secure, persistent: true });
 }

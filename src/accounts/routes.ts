@@ -4,7 +4,7 @@ import { JSON_CONTENT_TYPE, NO_STORE } from "../http/errors";
 import { originCheck } from "../http/origin-check";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
-import { clearSessionCookie, sessionTokenFrom, setSessionCookie } from "./cookie";
+import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";
 import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
 import { signIn, signUp, toSessionJson, toUserJson } from "./service";
 import type { SessionDeps } from "./session-guard";
@@ -68,7 +68,7 @@ export function authRoutes(deps: AuthRouteDeps) {
         const token = sessionTokenFrom(cookie);
         const valid = validateSession(sessions, clock, token);
         if (!valid || !token) return new Response("null", { headers: { "content-type": JSON_CONTENT_TYPE } });
-        if (valid.extended && valid.session.persistent) setSessionCookie(cookie, token, { secure: secureCookies, persistent: true });
+        resendIfExtended(cookie, token, valid, { secure: secureCookies });
         return { session: toSessionJson(valid.session), user: toUserJson(valid.user) };
       },
       {

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock";
 import { splitUrl } from "../http/direct-routes";
 import { apiError } from "../http/error-catalog";
-import { sessionTokenFromHeader, setSessionCookie } from "./cookie";
+import { resendIfExtended, sessionTokenFromHeader } from "./cookie";
 import type { SessionStore } from "./session-store";
 import { validateSession, type ValidSession } from "./sessions";
 
@@ -32,9 +32,7 @@ export function sessionGuard(deps: SessionDeps, prefix: string) {
     .resolve({ as: "scoped" }, ({ request, cookie }) => {
       const found = checked.get(request);
       if (!found) throw apiError("SESSION_REQUIRED");
-      if (found.account.extended && found.account.session.persistent) {
-        setSessionCookie(cookie, found.token, { secure: deps.secureCookies, persistent: true });
-      }
+      resendIfExtended(cookie, found.token, found.account, { secure: deps.secureCookies });
       return { account: found.account };
     });
 }
