@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { openStateDb } from "../src/db/state-db";
-import { describeError } from "../src/http/error-mapping";
+import { loggableError } from "../src/http/error-mapping";
 import { createKeyStore } from "../src/keys/store";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
@@ -242,7 +242,7 @@ describe("key churn", () => {
 describe("error logs", () => {
   test("a failed query is logged without its parameters (they can hold e-mail addresses and hashes)", () => {
     const failed = new DrizzleQueryError("insert into users values (?, ?)", ["a@example.com", "$argon2id$v=19$secret"], new Error("disk I/O error"));
-    const line = describeError(failed);
+    const line = loggableError(failed);
     expect(line).toContain("insert into users");
     expect(line).toContain("disk I/O error");
     expect(line).not.toContain("a@example.com");

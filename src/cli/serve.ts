@@ -6,7 +6,7 @@ import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
 import { openStateDb } from "../db/state-db";
 import { dataDirUnusable } from "../db/storage-fault";
 import { createAccessLog } from "../http/access-log";
-import { describeError } from "../http/error-mapping";
+import { loggableError } from "../http/error-mapping";
 import { startHttpServer } from "../http/server";
 import { announce } from "./announce";
 import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./workers";
@@ -62,7 +62,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       catalog,
       state,
       clock: systemClock,
-      logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: describeError(error) })),
+      logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: loggableError(error) })),
       onShutdown: (task) => shutdownTasks.push(task),
       housekeeping: true,
     });

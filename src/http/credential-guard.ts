@@ -2,10 +2,10 @@ import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
+import { requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
 const UNAUTHORIZED = errorDescription("UNAUTHORIZED", []);
-import { requestFacts } from "./request-context";
 
 /**
  * The one credential guard for data routes. `X-API-Key` when present, else `Authorization: Bearer`.

@@ -74,10 +74,11 @@ export function errorDescription<N extends ErrorName>(name: N, args: ArgsOf<N>, 
   return { status: known.status, code: known.code ?? name, message: known.message(...args), headers: { ...known.headers, ...headers } };
 }
 
+const throwable = (described: ErrorDescription) => new ApiError(described.status, described.code, described.message, described.headers);
+
 /** The error to throw. */
 export function apiError<N extends ErrorName>(name: N, ...args: ArgsOf<N>): ApiError {
-  const described = errorDescription(name, args);
-  return new ApiError(described.status, described.code, described.message, described.headers);
+  return throwable(errorDescription(name, args));
 }
 
 /** A 429 with Retry-After in whole seconds, as a plain description (nothing thrown). */
@@ -87,6 +88,5 @@ export function quotaRefusal(name: "RATE_LIMITED" | "TRIAL_QUOTA_EXHAUSTED" | "T
 
 /** The same 429, to throw. */
 export function tooManyRequests(name: Parameters<typeof quotaRefusal>[0], retryAfterSeconds: number): ApiError {
-  const described = quotaRefusal(name, retryAfterSeconds);
-  return new ApiError(described.status, described.code, described.message, described.headers);
+  return throwable(quotaRefusal(name, retryAfterSeconds));
 }

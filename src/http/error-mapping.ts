@@ -28,7 +28,7 @@ export function createErrorMapper(deps: { logError: (error: unknown) => void; on
  * What a log line may say of an unexpected error: its name and message, and its cause's, but never the
  * parameters of a failed query (drizzle puts them in the message; they can hold e-mail addresses, hashes).
  */
-export function describeError(error: unknown): string {
+export function loggableError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const message = error.message.replace(/\nparams: [\s\S]*$/, "");
   const cause = error.cause instanceof Error ? `; cause: ${error.cause.name}: ${error.cause.message}` : "";
