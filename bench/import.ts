@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { importSr28 } from "../src/catalog/import/importer";
+import { importSr28 } from "../src/catalog/import/sqlite-importer";
 import { openSr28Source } from "../src/catalog/import/source";
 import { parseSr28File, SR28_FILES } from "../src/catalog/import/sr28-format";
 

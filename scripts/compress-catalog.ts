@@ -1,9 +1,9 @@
 // Packs the imported catalog for embedding: build.sh runs it as `bun scripts/compress-catalog.ts IN OUT`.
-// Without its detail answers, which the first start rebuilds (src/catalog/import/details.ts): 47 MB -> 22.5 MB,
+// Without its detail answers, which the first start rebuilds (src/catalog/import/sqlite-details.ts): 47 MB -> 22.5 MB,
 // and at level 19 -> 4.5 MB, ~12 s once per catalog change; every level expands in under 0.1 s, so the
 // level costs build time only, and the smaller download is paid for once.
 import { renameSync, rmSync } from "node:fs";
-import { withoutFoodDetails } from "../src/catalog/import/details";
+import { withoutFoodDetails } from "../src/catalog/import/sqlite-details";
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) throw new Error("usage: compress-catalog.ts IN OUT");

@@ -5,9 +5,9 @@ import { jsonPost, sessionCookie, snapshot } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 let t: TestApp;
-beforeAll(() => {
+beforeAll(async () => {
   // A generous sign-in/up limit here; the limit itself is tested on its own app below.
-  t = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "1000/1m" } });
+  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "1000/1m" } });
 });
 afterAll(() => t.close());
 
@@ -123,7 +123,7 @@ describe("sign-in", () => {
   });
 
   test("an account made by `keys create` has no password and cannot sign in", async () => {
-    t.issueKey("cli-only@example.com");
+    await t.issueKey("cli-only@example.com");
     const response = await signIn({ email: "cli-only@example.com", password: "anything at all" });
     expect(response.status).toBe(401);
   });
@@ -184,7 +184,7 @@ describe("sessions", () => {
 describe("session lifetime (clock injected)", () => {
   test("expires after 7 days unused; use after more than a day extends it", async () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
-    const app = createTestApp({ clock: () => now, env: { FOODAPI_AUTH_LIMIT: "1000/1m" } });
+    const app = await createTestApp({ clock: () => now, env: { FOODAPI_AUTH_LIMIT: "1000/1m" } });
     try {
       const cookie = sessionCookie(await app.request("/api/auth/sign-up/email", jsonPost({ email: "e@example.com", password: "password1", name: "E" })));
       const session = async () => (await (await app.request("/api/auth/get-session", { headers: { cookie } })).json()) as any;
@@ -203,7 +203,7 @@ describe("session lifetime (clock injected)", () => {
   });
 
   test("with an https base URL the cookie is Secure", async () => {
-    const app = createTestApp({ env: { FOODAPI_BASE_URL: "https://food.example.com", FOODAPI_AUTH_LIMIT: "1000/1m" } });
+    const app = await createTestApp({ env: { FOODAPI_BASE_URL: "https://food.example.com", FOODAPI_AUTH_LIMIT: "1000/1m" } });
     try {
       const response = await app.request("/api/auth/sign-up/email", jsonPost({ email: "s@example.com", password: "password1", name: "S" }));
       expect(response.headers.get("set-cookie")).toContain("Secure");
@@ -215,7 +215,7 @@ describe("session lifetime (clock injected)", () => {
 
 describe("per-IP limits on sign-in and sign-up", () => {
   test("the 11th sign-in in a minute from one IP is 429 with Retry-After; another IP and the other route are not limited", async () => {
-    const app = createTestApp();
+    const app = await createTestApp();
     try {
       const attempt = (ip: string) => app.request("/api/auth/sign-in/email", jsonPost({ email: "x@example.com", password: "whatever1" }, { "cf-connecting-ip": ip }));
       for (let i = 0; i < 10; i++) expect((await attempt("203.0.113.7")).status).toBe(401);
@@ -234,7 +234,7 @@ describe("per-IP limits on sign-in and sign-up", () => {
   });
 
   test("IPv6 clients are counted per /64", async () => {
-    const app = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "2/1m" } });
+    const app = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "2/1m" } });
     try {
       const attempt = (ip: string) => app.request("/api/auth/sign-in/email", jsonPost({ email: "x@example.com", password: "whatever1" }, { "cf-connecting-ip": ip }));
       expect((await attempt("2001:db8:1:2::1")).status).toBe(401);

@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
-import * as catalogSchema from "../src/catalog/schema";
+import * as catalogSchema from "../src/catalog/sqlite-schema";
 import { BINARY_PATH, SR28_DIR } from "./helpers/paths";
 import { makeMiniSr28 } from "./helpers/mini-sr28";
 import { runBinary } from "./helpers/binary";

@@ -4,9 +4,9 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
 let t: TestApp;
 let key: string;
 
-beforeAll(() => {
-  t = createTestApp();
-  key = t.issueKey().key;
+beforeAll(async () => {
+  t = await createTestApp();
+  key = (await t.issueKey()).key;
 });
 afterAll(() => t.close());
 

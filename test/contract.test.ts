@@ -7,7 +7,7 @@ import { createTestApp, documentOf } from "./helpers/test-app";
  * The contract check itself (helpers/contract.ts): every response the other tests see goes through it, so
  * here it is shown to refuse what it must, lest it pass vacuously.
  */
-const t = createTestApp();
+const t = await createTestApp();
 afterAll(() => t.close());
 const document = documentOf(t.app);
 const contract = contractOf(document);
@@ -108,7 +108,7 @@ describe("the contract check refuses", () => {
 
 describe("the contract check is wired into every response the tests see", () => {
   test("in process: createTestApp's request()", async () => {
-    const other = createTestApp();
+    const other = await createTestApp();
     try {
       other.app.handle = () => json(200, { items: "not a list" }, rateHeaders);
       expect(String(await other.request("/v1/food-groups").then(() => "accepted", (e: Error) => e))).toContain("GET /v1/food-groups answered 200");

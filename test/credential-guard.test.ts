@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createKeyStore } from "../src/keys/store";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 let t: TestApp;
 let key: { id: string; key: string; userId: string };
 
-beforeAll(() => {
-  t = createTestApp();
-  key = t.issueKey();
+beforeAll(async () => {
+  t = await createTestApp();
+  key = await t.issueKey();
 });
 afterAll(() => t.close());
 
@@ -51,10 +50,12 @@ describe("the uniform 401 on data routes", () => {
   });
 
   test("a revoked key fails on the very next request, with the same 401", async () => {
-    const other = t.issueKey("dev@example.com", "to revoke");
+    const other = await t.issueKey("dev@example.com", "to revoke");
     const before = await t.request("/v1/nutrients", { headers: { "x-api-key": other.key } });
     expect(before.status).toBe(200);
-    expect(createKeyStore(t.state).revoke(other.userId, other.id, Date.now())).toBe(true);
+    const revoked = await t.stores.keys.revoke(other.userId, other.id, Date.now());
+    expect(revoked?.id).toBe(other.id);
+    await t.stores.keyRevocations.onRevoked(revoked!.keyHash);
     const after = await snapshot(await t.request("/v1/nutrients", { headers: { "x-api-key": other.key } }));
     expect(after).toEqual(await snapshot(await t.request("/v1/nutrients")));
   });

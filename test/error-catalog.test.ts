@@ -15,8 +15,8 @@ let key: string;
 let cookie: string;
 
 beforeAll(async () => {
-  t = createTestApp({ env: { FOODAPI_FREE_LIMIT: "1/1m", FOODAPI_AUTH_LIMIT: "3/1m", FOODAPI_KEY_ISSUE_LIMIT: "30/1h" } });
-  key = t.issueKey().key;
+  t = await createTestApp({ env: { FOODAPI_FREE_LIMIT: "1/1m", FOODAPI_AUTH_LIMIT: "3/1m", FOODAPI_KEY_ISSUE_LIMIT: "30/1h" } });
+  key = (await t.issueKey()).key;
   cookie = sessionCookie(await t.request("/api/auth/sign-up/email", jsonPost({ email: "docs@example.com", password: "docs password", name: "D" })));
 });
 afterAll(() => t.close());
@@ -26,7 +26,7 @@ const fromIp = (ip: string) => ({ "cf-connecting-ip": ip });
 
 /** One request that provokes each error (a fresh client IP where per-IP limits could interfere). */
 const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
-  VALIDATION_ERROR: () => t.request("/v1/foods?limit=abc", { headers: { "x-api-key": t.issueKey(`v${Math.random()}@example.com`).key } }),
+  VALIDATION_ERROR: async () => t.request("/v1/foods?limit=abc", { headers: { "x-api-key": (await t.issueKey(`v${Math.random()}@example.com`)).key } }),
   INVALID_JSON: () => t.request("/api/auth/sign-up/email", { method: "POST", headers: { "content-type": "application/json", ...fromIp("10.0.0.1") }, body: "{nope" }),
   INVALID_EMAIL: () => signUp({ email: "not-an-address", password: "long enough", name: "A" }, fromIp("10.0.0.2")),
   PASSWORD_TOO_SHORT: () => signUp({ email: "short@example.com", password: "short", name: "A" }, fromIp("10.0.0.3")),
@@ -37,7 +37,7 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
   INVALID_EMAIL_OR_PASSWORD: () => t.request("/api/auth/sign-in/email", jsonPost({ email: "nobody@example.com", password: "whatever1" }, fromIp("10.0.0.5"))),
   INVALID_ORIGIN: () => signUp({ email: "o@example.com", password: "long enough", name: "A" }, { origin: "https://evil.example" }),
   CHALLENGE_FAILED: () => t.request("/v1/trial-token", jsonPost({ challengeToken: "bm9wZQ" }, fromIp("10.0.0.6"))),
-  FOOD_NOT_FOUND: () => t.request("/v1/foods/99999", { headers: { "x-api-key": t.issueKey(`f${Math.random()}@example.com`).key } }),
+  FOOD_NOT_FOUND: async () => t.request("/v1/foods/99999", { headers: { "x-api-key": (await t.issueKey(`f${Math.random()}@example.com`)).key } }),
   KEY_NOT_FOUND: () => t.request("/v1/keys/key_nope", { method: "DELETE", headers: { cookie } }),
   PAYLOAD_TOO_LARGE: () => signUp({ email: "big@example.com", password: "x".repeat(20_000), name: "A" }, fromIp("10.0.0.7")),
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: () => signUp({ email: "docs@example.com", password: "docs password", name: "D" }, fromIp("10.0.0.8")),

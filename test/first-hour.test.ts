@@ -3,7 +3,7 @@ import { jsonPost } from "./helpers/http";
 import { createTestApp } from "./helpers/test-app";
 
 /** What a new self-hoster meets in the first hour (issue: the first hour), in-process. */
-const t = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100/1m" } });
+const t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100/1m" } });
 afterAll(() => t.close());
 
 describe("the dashboard's origin on a laptop", () => {
@@ -28,7 +28,7 @@ describe("the dashboard's origin on a laptop", () => {
   });
 
   test("a public base URL does not trust loopback spellings", async () => {
-    const app = createTestApp({ env: { FOODAPI_BASE_URL: "https://food.example.com" } });
+    const app = await createTestApp({ env: { FOODAPI_BASE_URL: "https://food.example.com" } });
     try {
       const refused = await app.request("/api/auth/sign-up/email", jsonPost({ email: "p@example.com", password: "password123", name: "P" }, { origin: "http://localhost:3000" }));
       expect(refused.status).toBe(403);

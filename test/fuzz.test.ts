@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { createSessionStore } from "../src/accounts/session-store";
-import { createSession, SESSION_COOKIE } from "../src/accounts/sessions";
+import { newSession, SESSION_COOKIE } from "../src/accounts/sessions";
 import { obtainTrialToken } from "./helpers/altcha";
 import { contractOf } from "./helpers/contract";
 import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
@@ -26,18 +25,20 @@ let credentials: Record<Credential, Record<string, string>>;
 
 beforeAll(async () => {
   // Limits far away, so the fuzzer explores the routes rather than the 429s (which it meets anyway).
-  t = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_TRIAL_IP_LIMIT: "100000/1h", FOODAPI_FREE_LIMIT: "100000/1h" } });
+  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_TRIAL_IP_LIMIT: "100000/1h", FOODAPI_FREE_LIMIT: "100000/1h" } });
   document = documentOf(t.app);
-  const key = t.issueKey("fuzz@example.com");
+  const key = await t.issueKey("fuzz@example.com");
   const { token } = await obtainTrialToken((path, init) => t.request(path, init));
-  const sessions = createSessionStore(t.state);
   credentials = {
     none: {},
     apiKey: { "x-api-key": key.key },
     trialToken: { authorization: `Bearer ${token}` },
     // A session of its own per request (no argon2): sign-out, when fuzzed, ends only that one.
     get session() {
-      return { cookie: `${SESSION_COOKIE}=${createSession(sessions, () => Date.now(), key.userId, true).token}` };
+      const { token, session } = newSession(() => Date.now(), key.userId, true);
+      // The SQLite store answers at once: the session exists before the request is made.
+      void t.stores.sessions.insert(session);
+      return { cookie: `${SESSION_COOKIE}=${token}` };
     },
     bogus: { "x-api-key": "fnk_nope", authorization: "Bearer x.y", cookie: `${SESSION_COOKIE}=nope` },
   };

@@ -2,9 +2,10 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { DrizzleQueryError } from "drizzle-orm/errors";
+import { sqliteStores } from "../src/db/sqlite-state";
 import { openStateDb } from "../src/db/state-db";
 import { loggableError } from "../src/http/error-mapping";
-import { createKeyStore } from "../src/keys/store";
+import { createActiveKeys, KEY_CACHE_TTL_MS } from "../src/keys/active-keys";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { BASE, createTestApp, type TestApp } from "./helpers/test-app";
@@ -12,9 +13,9 @@ import { BASE, createTestApp, type TestApp } from "./helpers/test-app";
 /** Regression tests for the hardening findings (decisions §14), in-process; the binary's side is in hardening-binary.test.ts. */
 let t: TestApp;
 let key: string;
-beforeAll(() => {
-  t = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "3/1m", FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
-  key = t.issueKey().key;
+beforeAll(async () => {
+  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "3/1m", FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
+  key = (await t.issueKey()).key;
 });
 afterAll(() => t.close());
 
@@ -179,9 +180,9 @@ describe("input rules: WHATWG e-mail, lengths in code points, NFC, no control or
 describe("RateLimit's t", () => {
   test("never exceeds the window, even for a request at the very start of a slot", async () => {
     const slotStart = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
-    const app = createTestApp({ clock: () => slotStart });
+    const app = await createTestApp({ clock: () => slotStart });
     try {
-      const response = await app.request("/v1/food-groups", { headers: { "x-api-key": app.issueKey().key } });
+      const response = await app.request("/v1/food-groups", { headers: { "x-api-key": (await app.issueKey()).key } });
       const [, t] = /;t=(\d+)$/.exec(response.headers.get("ratelimit")!)!;
       expect(response.headers.get("ratelimit-policy")).toBe('"free";q=1000;w=3600');
       expect(Number(t)).toBeLessThanOrEqual(3600);
@@ -194,7 +195,7 @@ describe("RateLimit's t", () => {
 
 describe("key churn", () => {
   test("issuing is limited per account: past the limit 429 RATE_LIMITED with Retry-After", async () => {
-    const app = createTestApp({ env: { FOODAPI_KEY_ISSUE_LIMIT: "3/1h" } });
+    const app = await createTestApp({ env: { FOODAPI_KEY_ISSUE_LIMIT: "3/1h" } });
     try {
       const signUp = (email: string) => app.request("/api/auth/sign-up/email", jsonPost({ email, password: "password123", name: "C" }));
       const cookie = sessionCookie(await signUp("churn@example.com"));
@@ -217,26 +218,46 @@ describe("key churn", () => {
     }
   });
 
-  test("a revocation drops that key from another process's cache, not every key", () => {
-    const app = createTestApp();
+  test("a revocation drops that key from another process's cache, not every key", async () => {
+    const app = await createTestApp();
     try {
-      const a = app.issueKey("p@example.com", "a");
-      const b = app.issueKey("p@example.com", "b");
-      // Another process on the same data directory: its own state connection and key cache.
+      const a = await app.issueKey("p@example.com", "a");
+      const b = await app.issueKey("p@example.com", "b");
+      // Another process on the same data directory: its own state connection and key cache, its time still.
       const otherState = openStateDb(app.dataDir);
-      const otherProcess = createKeyStore(otherState);
-      expect(otherProcess.findActiveByHash(a.keyHash)?.id).toBe(a.id);
-      expect(otherProcess.findActiveByHash(b.keyHash)?.id).toBe(b.id);
-      expect(createKeyStore(app.state).revoke(a.userId, a.id, Date.now())).toBe(true);
-      expect(otherProcess.findActiveByHash(a.keyHash)).toBeUndefined();
+      const otherProcess = createActiveKeys({ ...storesOf(otherState), clock: () => 0 });
+      expect((await otherProcess.find(a.keyHash))?.id).toBe(a.id);
+      expect((await otherProcess.find(b.keyHash))?.id).toBe(b.id);
+      const thisProcess = createActiveKeys({ store: app.stores.keys, revocations: app.stores.keyRevocations, clock: Date.now });
+      expect(await thisProcess.revoke(a.userId, a.id, Date.now())).toBe(true);
+      expect(await otherProcess.find(a.keyHash)).toBeUndefined();
       // b is still answered from the cache: with its row gone behind the cache's back, it is still found.
       app.state.sqlite.run("DELETE FROM api_keys WHERE id = ?", [b.id]);
-      expect(otherProcess.findActiveByHash(b.keyHash)?.id).toBe(b.id);
+      expect((await otherProcess.find(b.keyHash))?.id).toBe(b.id);
       otherState.sqlite.close();
     } finally {
       app.close();
     }
   });
+
+  test("a revocation whose signal is lost stops working within the cache's time bound", async () => {
+    const app = await createTestApp();
+    try {
+      const key = await app.issueKey("lost@example.com", "a");
+      let now = Date.parse("2026-06-01T00:00:00Z");
+      const cached = createActiveKeys({ store: app.stores.keys, revocations: { onRevoked() {}, takeRevoked: () => [] }, clock: () => now });
+      expect((await cached.find(key.keyHash))?.id).toBe(key.id);
+      // Revoked in the store, and no process is told.
+      expect((await app.stores.keys.revoke(key.userId, key.id, now))?.id).toBe(key.id);
+      now += KEY_CACHE_TTL_MS - 1;
+      expect((await cached.find(key.keyHash))?.id).toBe(key.id);
+      now += 1;
+      expect(await cached.find(key.keyHash)).toBeUndefined();
+    } finally {
+      app.close();
+    }
+  });
+
 });
 
 describe("error logs", () => {
@@ -266,3 +287,8 @@ describe("data routes as the document describes them", () => {
     expect([response.status, ((await response.json()) as any).code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
   });
 });
+
+const storesOf = (state: ReturnType<typeof openStateDb>) => {
+  const stores = sqliteStores(state);
+  return { store: stores.keys, revocations: stores.keyRevocations };
+};

@@ -8,14 +8,14 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
 const apps: TestApp[] = [];
 afterAll(() => apps.forEach((app) => app.close()));
 
-function appAt(start: number, env: Record<string, string> = {}) {
+async function appAt(start: number, env: Record<string, string> = {}) {
   const clock = { now: start };
-  const app = createTestApp({ clock: () => clock.now, env });
+  const app = await createTestApp({ clock: () => clock.now, env });
   apps.push(app);
   const count = (table: string) => (app.state.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  const sweepUntilDone = () => {
+  const sweepUntilDone = async () => {
     const reports: SweepReport[] = [];
-    do reports.push(app.app.housekeeping.run());
+    do reports.push(await app.app.housekeeping.run());
     while (reports.at(-1)!.more && reports.length < 1000);
     return reports;
   };
@@ -24,7 +24,7 @@ function appAt(start: number, env: Record<string, string> = {}) {
 
 describe("housekeeping", () => {
   test("100,000 client IPs against sign-in: counters and leases go back to the live set", async () => {
-    const { app, clock, count, sweepUntilDone } = appAt(Date.parse("2026-06-01T12:00:00Z"));
+    const { app, clock, count, sweepUntilDone } = await appAt(Date.parse("2026-06-01T12:00:00Z"));
     const clients = 100_000;
     for (let i = 0; i < clients; i++) {
       const ip = `127.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
@@ -37,21 +37,21 @@ describe("housekeeping", () => {
     clock.now += 61_000;
     expect((await app.request("/api/auth/sign-in/email", jsonPost({}, { "cf-connecting-ip": "127.255.0.1" }))).status).toBe(400);
     clock.now += 1_000;
-    const reports = sweepUntilDone();
+    const reports = (await sweepUntilDone());
     // Each run is bounded; the backlog took several.
     expect(reports.length).toBeGreaterThan(clients / 5000);
     expect(reports.every((report) => Object.values(report.removed).every((n) => n <= 5000 * 2))).toBe(true);
     expect(count("rate_counters")).toBe(1);
     expect(reports.at(-1)!.leases).toBeLessThanOrEqual(1);
     clock.now += 120_000;
-    expect(sweepUntilDone().at(-1)!.leases).toBe(0);
+    expect((await sweepUntilDone()).at(-1)!.leases).toBe(0);
     expect(count("rate_counters")).toBe(0);
   }, 120_000);
 
   test("a state database a month old holds no expired rows, and every live object is still there", async () => {
     // Now: altcha-lib checks a challenge's expiry against the real clock.
     const start = Date.now();
-    const { app, clock, count, sweepUntilDone } = appAt(start, { FOODAPI_TRIAL_IP_LIMIT: "100/1h" });
+    const { app, clock, count, sweepUntilDone } = await appAt(start, { FOODAPI_TRIAL_IP_LIMIT: "100/1h" });
     const ip = (n: number) => ({ "cf-connecting-ip": `127.0.2.${n}` });
     const cookies: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -69,7 +69,7 @@ describe("housekeeping", () => {
     expect(count("api_keys")).toBe(2);
 
     clock.now = start + 31 * 24 * 3600 * 1000;
-    sweepUntilDone();
+    (await sweepUntilDone());
     for (const table of ["sessions", "trial_usage", "used_challenges", "rate_counters", "key_revocations"]) expect([table, count(table)]).toEqual([table, 0]);
     // The revoked key is gone; the accounts and the active key are not, and the key still works.
     expect(app.state.sqlite.query("SELECT name FROM api_keys").all()).toEqual([{ name: "kept" }]);

@@ -3,8 +3,8 @@ import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 let t: TestApp;
-beforeAll(() => {
-  t = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "1000/1m", FOODAPI_TRUSTED_ORIGINS: "https://dash.example.com" } });
+beforeAll(async () => {
+  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "1000/1m", FOODAPI_TRUSTED_ORIGINS: "https://dash.example.com" } });
 });
 afterAll(() => t.close());
 
@@ -111,7 +111,7 @@ describe("without a valid session", () => {
   });
 
   test("an API key is not a session", async () => {
-    const key = t.issueKey("apikey-only@example.com");
+    const key = await t.issueKey("apikey-only@example.com");
     expect((await t.request("/v1/keys", { headers: { "x-api-key": key.key } })).status).toBe(401);
   });
 });

@@ -4,16 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStateDb } from "../src/db/state-db";
 import { createLimiter } from "../src/limits/limiter";
-import { createLimitStore } from "../src/limits/store";
+import { createSqliteLimitStore } from "../src/limits/sqlite-store";
 
 /** Two limiters on one state database stand for two processes, each with its own leases. */
 function twoProcesses(clock: () => number) {
   const state = openStateDb(mkdtempSync(join(tmpdir(), "foodapi-limiter-")));
-  return { state, limiters: [createLimiter(createLimitStore(state), clock), createLimiter(createLimitStore(state), clock)] };
+  return { state, limiters: [createLimiter(createSqliteLimitStore(state), clock), createLimiter(createSqliteLimitStore(state), clock)] };
 }
 
 describe("the limiter", () => {
-  test("never admits more than N in any window, across processes, under a hot key", () => {
+  test("never admits more than N in any window, across processes, under a hot key", async () => {
     let now = Date.parse("2026-05-01T00:00:00Z");
     const { state, limiters } = twoProcesses(() => now);
     const spec = { limit: 200, windowSeconds: 10 };
@@ -22,7 +22,7 @@ describe("the limiter", () => {
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     for (let i = 0; i < 20_000; i++) {
       now += Math.floor(random() * 3);
-      if (limiters[random() < 0.5 ? 0 : 1]!.consume("key:hot", spec).allowed) admitted.push(now);
+      if ((await limiters[random() < 0.5 ? 0 : 1]!.consume("key:hot", spec)).allowed) admitted.push(now);
     }
     let maxInWindow = 0;
     for (let i = 0, j = 0; i < admitted.length; i++) {
@@ -36,12 +36,12 @@ describe("the limiter", () => {
     state.sqlite.close();
   });
 
-  test("unused leases are given back: the counts then equal what was served", () => {
+  test("unused leases are given back: the counts then equal what was served", async () => {
     let now = Date.parse("2026-05-01T00:00:00Z");
     const { state, limiters } = twoProcesses(() => now);
     const spec = { limit: 100_000, windowSeconds: 3600 };
     let served = 0;
-    for (let i = 0; i < 37; i++) if (limiters[i % 2]!.consume("key:k", spec).allowed) served++;
+    for (let i = 0; i < 37; i++) if ((await limiters[i % 2]!.consume("key:k", spec)).allowed) served++;
     const counted = () => state.sqlite.query<{ n: number }, []>("SELECT coalesce(sum(count), 0) AS n FROM rate_counters").get()!.n;
     expect(counted()).toBeGreaterThanOrEqual(served);
     for (const limiter of limiters) limiter.releaseLeases({ all: true });
@@ -49,13 +49,13 @@ describe("the limiter", () => {
     state.sqlite.close();
   });
 
-  test("a light user's remaining count goes down by exactly one per request", () => {
+  test("a light user's remaining count goes down by exactly one per request", async () => {
     let now = Date.parse("2026-05-01T00:00:00Z");
     const { state, limiters } = twoProcesses(() => now);
     const spec = { limit: 1000, windowSeconds: 3600 };
     const remaining: number[] = [];
     for (let i = 0; i < 5; i++) {
-      remaining.push(limiters[i % 2]!.consume("key:light", spec).remaining);
+      remaining.push((await limiters[i % 2]!.consume("key:light", spec)).remaining);
       now += 90_000; // one request every 90 s: each in a new slot
     }
     expect(remaining).toEqual([999, 998, 997, 996, 995]);

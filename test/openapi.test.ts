@@ -25,7 +25,7 @@ const HIDDEN = [
   "GET /openapi/json",
 ];
 
-const t = createTestApp();
+const t = await createTestApp();
 afterAll(() => t.close());
 
 type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>; requestBody?: any };
@@ -140,7 +140,7 @@ describe("the OpenAPI document", () => {
 
   test("the documented examples match what the API answers", async () => {
     const { paths } = await openApiDocument();
-    const key = t.issueKey().key;
+    const key = (await t.issueKey()).key;
     const answer = async (path: string) => (await t.request(path, { headers: { "x-api-key": key } })).json() as Promise<any>;
     const example = (path: string) => paths[path]!.get!.responses["200"]!.content!["application/json"].example;
     expect(await answer("/v1/foods?q=cheddar&limit=1")).toEqual(example("/v1/foods"));

@@ -4,13 +4,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { sessions, users } from "../src/accounts/schema";
+import { sessions, users } from "../src/accounts/sqlite-schema";
 import { storageProbe } from "../src/db/schema";
 import { openStateDb } from "../src/db/state-db";
 import { STATE_MIGRATIONS } from "../src/db/state-migrations";
-import { apiKeys, keyRevocations } from "../src/keys/schema";
-import { rateCounters } from "../src/limits/schema";
-import { secrets, trialUsage, usedChallenges } from "../src/trial/schema";
+import { apiKeys, keyRevocations } from "../src/keys/sqlite-schema";
+import { rateCounters } from "../src/limits/sqlite-schema";
+import { secrets, trialUsage, usedChallenges } from "../src/trial/sqlite-schema";
 import { startServer } from "./helpers/binary";
 import { jsonPost } from "./helpers/http";
 

@@ -62,9 +62,9 @@ describe("which errors are storage faults", () => {
 describe("while the state database refuses writes", () => {
   let t: TestApp;
   let key: string;
-  beforeAll(() => {
-    t = createTestApp({ env: { FOODAPI_AUTH_LIMIT: "1000/1m" } });
-    key = t.issueKey().key;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "1000/1m" } });
+    key = (await t.issueKey()).key;
   });
   afterAll(() => t.close());
 

@@ -6,8 +6,8 @@ import { jsonPost, snapshot } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 let t: TestApp;
-beforeAll(() => {
-  t = createTestApp({ env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
+beforeAll(async () => {
+  t = await createTestApp({ env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
 });
 afterAll(() => t.close());
 
@@ -62,7 +62,7 @@ describe("ALTCHA challenge and trial token", () => {
 
   test("a challenge past its 10 minutes is 403 (clock injected)", async () => {
     let now = Date.now();
-    const app = createTestApp({ clock: () => now });
+    const app = await createTestApp({ clock: () => now });
     try {
       const challenge = (await (await app.request("/v1/trial-challenge")).json()) as Challenge;
       const challengeToken = await solveToWidgetPayload(challenge);
@@ -123,7 +123,7 @@ describe("the uniform 401 for bad trial tokens", () => {
 
   test("an expired token (clock injected) gets the same 401 and no RateLimit headers", async () => {
     let now = Date.now();
-    const app = createTestApp({ clock: () => now });
+    const app = await createTestApp({ clock: () => now });
     try {
       const { token } = await obtainTrialToken(app.request);
       expect((await app.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -138,9 +138,9 @@ describe("the uniform 401 for bad trial tokens", () => {
 
   test("FOODAPI_TRIAL_SECRET signs tokens that another instance with the same secret accepts", async () => {
     const secret = "an operator-provided trial secret of enough length";
-    const a = createTestApp({ env: { FOODAPI_TRIAL_SECRET: secret } });
-    const b = createTestApp({ env: { FOODAPI_TRIAL_SECRET: secret } });
-    const c = createTestApp();
+    const a = await createTestApp({ env: { FOODAPI_TRIAL_SECRET: secret } });
+    const b = await createTestApp({ env: { FOODAPI_TRIAL_SECRET: secret } });
+    const c = await createTestApp();
     try {
       const { token } = await obtainTrialToken(a.request);
       expect((await b.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -184,7 +184,7 @@ describe("trial quota and headers", () => {
 
 describe("per-IP limits on the trial routes", () => {
   test("10 per hour per IP on each route, counted separately", async () => {
-    const app = createTestApp();
+    const app = await createTestApp();
     try {
       const ip = { "cf-connecting-ip": "192.0.2.44" };
       for (let i = 0; i < 10; i++) expect((await app.request("/v1/trial-challenge", { headers: ip })).status).toBe(200);
@@ -202,10 +202,10 @@ describe("per-IP limits on the trial routes", () => {
 
 describe("free-tier rate limit", () => {
   test("with 5 per minute: 5 × 200 with r counting down, then 429 RATE_LIMITED with Retry-After; another key is unaffected", async () => {
-    const app = createTestApp({ env: { FOODAPI_FREE_LIMIT: "5/1m" } });
+    const app = await createTestApp({ env: { FOODAPI_FREE_LIMIT: "5/1m" } });
     try {
-      const a = app.issueKey("a@example.com").key;
-      const b = app.issueKey("b@example.com").key;
+      const a = (await app.issueKey("a@example.com")).key;
+      const b = (await app.issueKey("b@example.com")).key;
       for (let i = 1; i <= 5; i++) {
         const response = await app.request("/v1/nutrients", { headers: { "x-api-key": a } });
         expect(response.status).toBe(200);
@@ -229,9 +229,9 @@ describe("free-tier rate limit", () => {
 
   test("the window slides: quota comes back as the oldest requests leave it, never more than N in any window", async () => {
     let now = Date.parse("2026-03-01T00:00:00Z");
-    const app = createTestApp({ clock: () => now, env: { FOODAPI_FREE_LIMIT: "3/10s" } });
+    const app = await createTestApp({ clock: () => now, env: { FOODAPI_FREE_LIMIT: "3/10s" } });
     try {
-      const key = app.issueKey().key;
+      const key = (await app.issueKey()).key;
       const call = async () => (await app.request("/v1/nutrients", { headers: { "x-api-key": key } })).status;
       const admitted: number[] = [];
       // One attempt every second for 40 s: at most 3 admitted in any 10 s span.

@@ -8,7 +8,7 @@ import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCooki
 import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
 import { signIn, signUp, toSessionJson, toUserJson } from "./service";
 import type { SessionDeps } from "./session-guard";
-import { createSession, invalidateSession, validateSession } from "./sessions";
+import { createSession, invalidateSession, newSession, validateSession } from "./sessions";
 import type { AccountStore } from "./store";
 
 export interface AuthRouteDeps extends SessionDeps {
@@ -17,6 +17,9 @@ export interface AuthRouteDeps extends SessionDeps {
   config: Config;
   allowedOrigins: ReadonlySet<string>;
 }
+
+/** Written out here, not left to Elysia, which would answer `null` with an empty body. */
+const sessionAnswer = (body: typeof GetSessionResponse.static) => new Response(JSON.stringify(body), { headers: { "content-type": JSON_CONTENT_TYPE } });
 
 /** `/api/auth/*`: sign-up, sign-in, get-session and sign-out with Better Auth's shapes. */
 export function authRoutes(deps: AuthRouteDeps) {
@@ -30,8 +33,10 @@ export function authRoutes(deps: AuthRouteDeps) {
         let token = "";
         // The account and its first session are written together: a failed write leaves neither, so a
         // retry is a clean sign-up rather than "e-mail taken" without a session.
-        const user = await signUp(accounts, clock, body, (created) => {
-          token = createSession(sessions, clock, created.id, true).token;
+        const user = await signUp(accounts, clock, body, (userId) => {
+          const created = newSession(clock, userId, true);
+          token = created.token;
+          return created.session;
         });
         setSessionCookie(cookie, token, { secure: secureCookies, persistent: true });
         return { token, user: toUserJson(user) };
@@ -48,7 +53,7 @@ export function authRoutes(deps: AuthRouteDeps) {
         Object.assign(set.headers, NO_STORE);
         const user = await signIn(accounts, body);
         const persistent = body.rememberMe !== false;
-        const { token } = createSession(sessions, clock, user.id, persistent);
+        const token = await createSession(sessions, clock, user.id, persistent);
         setSessionCookie(cookie, token, { secure: secureCookies, persistent });
         return { redirect: false as const, token, user: toUserJson(user) };
       },
@@ -64,12 +69,12 @@ export function authRoutes(deps: AuthRouteDeps) {
     .use(limited)
     .get(
       "/get-session",
-      ({ cookie }) => {
+      async ({ cookie }) => {
         const token = sessionTokenFrom(cookie);
-        const valid = validateSession(sessions, clock, token);
-        if (!valid || !token) return new Response("null", { headers: { "content-type": JSON_CONTENT_TYPE } });
+        const valid = await validateSession(sessions, clock, token);
+        if (!valid || !token) return sessionAnswer(null);
         resendIfExtended(cookie, token, valid, { secure: secureCookies });
-        return { session: toSessionJson(valid.session), user: toUserJson(valid.user) };
+        return sessionAnswer({ session: toSessionJson(valid.session), user: toUserJson(valid.user) });
       },
       {
         response: { 200: GetSessionResponse },
@@ -78,9 +83,9 @@ export function authRoutes(deps: AuthRouteDeps) {
     )
     .post(
       "/sign-out",
-      ({ cookie }) => {
-        const valid = validateSession(sessions, clock, sessionTokenFrom(cookie));
-        if (valid) invalidateSession(sessions, valid.session.id);
+      async ({ cookie }) => {
+        const valid = await validateSession(sessions, clock, sessionTokenFrom(cookie));
+        if (valid) await invalidateSession(sessions, valid.session.id);
         clearSessionCookie(cookie, { secure: secureCookies });
         return { success: true };
       },

@@ -4,15 +4,15 @@ import { codePointLength, parseName } from "../security/text";
 import { parseEmail } from "./email";
 import { type SessionJson, type SignInBody, type SignUpBody, USER_NAME_MAX_LENGTH, type UserJson } from "./model";
 import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./passwords";
-import type { Session, User } from "./schema";
-import type { AccountStore } from "./store";
+import { newId } from "../security/tokens";
+import type { AccountStore, Session, User } from "./store";
 
 
 /**
- * Validates a sign-up and creates the account; the e-mail's UNIQUE constraint settles any race. `andThen`
- * is written with the account, atomically (the first session).
+ * Validates a sign-up and creates the account; the store settles a race for the e-mail. `firstSession`
+ * (the caller is signed in) is written with the account, atomically.
  */
-export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, andThen?: (user: User) => void): Promise<User> {
+export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, firstSession?: (userId: string) => Session): Promise<User> {
   const email = parseEmail(body.email);
   if (email === undefined) throw apiError("INVALID_EMAIL");
   // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
@@ -29,11 +29,15 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
 
   const taken = () => apiError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
   // Cheap early answer; the insert below is what decides when two sign-ups race.
-  if (accounts.findByEmail(email)) throw taken();
+  if (await accounts.findByEmail(email)) throw taken();
   const passwordHash = await hashPassword(body.password);
-  const user = accounts.insert({ email, name, passwordHash, now: clock() }, andThen);
-  if (!user) throw taken();
+  const user = newUser({ email, name, passwordHash, now: clock() });
+  if (!(await accounts.insert(user, firstSession?.(user.id)))) throw taken();
   return user;
+}
+
+function newUser({ email, name, passwordHash, now }: { email: string; name: string; passwordHash: string | null; now: number }): User {
+  return { id: newId("usr"), email, name, emailVerified: false, image: null, passwordHash, createdAt: now, updatedAt: now };
 }
 
 /**
@@ -41,14 +45,18 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
  * and the tests issue keys this way). Two callers racing to create it both get the one the UNIQUE
  * constraint kept.
  */
-export function findOrCreatePasswordlessAccount(accounts: AccountStore, email: string, now: number): User {
-  return accounts.findByEmail(email) ?? accounts.insert({ email, name: email.split("@")[0]!, passwordHash: null, now }) ?? accounts.findByEmail(email)!;
+export async function findOrCreatePasswordlessAccount(accounts: AccountStore, email: string, now: number): Promise<User> {
+  return (
+    (await accounts.findByEmail(email)) ??
+    (await accounts.insert(newUser({ email, name: email.split("@")[0]!, passwordHash: null, now }))) ??
+    (await accounts.findByEmail(email))!
+  );
 }
 
 /** Unknown e-mail and wrong password are one answer, after the same argon2 work. */
 export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
   const email = parseEmail(body.email);
-  const user = email === undefined ? undefined : accounts.findByEmail(email);
+  const user = email === undefined ? undefined : await accounts.findByEmail(email);
   const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
   const valid = await verifyPassword(passwordHash, body.password);
   if (!user?.passwordHash || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");

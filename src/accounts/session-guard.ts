@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import { splitUrl } from "../http/direct-routes";
 import { apiError } from "../http/error-catalog";
 import { resendIfExtended, sessionTokenFromHeader } from "./cookie";
-import type { SessionStore } from "./session-store";
+import type { SessionStore } from "./store";
 import { validateSession, type ValidSession } from "./sessions";
 
 export interface SessionDeps {
@@ -22,10 +22,10 @@ export function sessionGuard(deps: SessionDeps, prefix: string) {
   const checked = new WeakMap<Request, { account: ValidSession; token: string }>();
   const covers = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
   return new Elysia()
-    .onRequest(({ request }) => {
+    .onRequest(async ({ request }) => {
       if (!covers(splitUrl(request.url).path)) return;
       const token = sessionTokenFromHeader(request.headers.get("cookie"));
-      const account = validateSession(deps.sessions, deps.clock, token);
+      const account = await validateSession(deps.sessions, deps.clock, token);
       if (!account || !token) throw apiError("SESSION_REQUIRED");
       checked.set(request, { account, token });
     })

@@ -1,7 +1,6 @@
 import type { Clock } from "../clock";
 import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
-import type { Session, User } from "./schema";
-import type { SessionStore } from "./session-store";
+import type { Session, SessionStore, User } from "./store";
 
 /**
  * Server-side sessions after the Copenhagen Book: a random token (256 bits) in the cookie, its SHA-256 in
@@ -19,7 +18,8 @@ export interface ValidSession {
   extended: boolean;
 }
 
-export function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean): { token: string; session: Session } {
+/** A new session for the account: its token (for the cookie, never stored) and the record to store. */
+export function newSession(clock: Clock, userId: string, persistent: boolean): { token: string; session: Session } {
   const token = randomBase58(32);
   const now = clock();
   const session: Session = {
@@ -31,29 +31,35 @@ export function createSession(store: SessionStore, clock: Clock, userId: string,
     createdAt: now,
     updatedAt: now,
   };
-  store.insert(session);
   return { token, session };
 }
 
-export function validateSession(store: SessionStore, clock: Clock, token: string | undefined): ValidSession | null {
+/** Starts a session for the account: the token for the cookie. */
+export async function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean): Promise<string> {
+  const { token, session } = newSession(clock, userId, persistent);
+  await store.insert(session);
+  return token;
+}
+
+export async function validateSession(store: SessionStore, clock: Clock, token: string | undefined): Promise<ValidSession | null> {
   if (!token || token.length > 100) return null;
   const tokenHash = sha256Hex(token);
-  const found = store.findByTokenHash(tokenHash);
+  const found = await store.findByTokenHash(tokenHash);
   if (!found || !constantTimeEqual(found.session.tokenHash, tokenHash)) return null;
   const now = clock();
   if (now >= found.session.expiresAt) {
-    store.delete(found.session.id);
+    await store.delete(found.session.id);
     return null;
   }
   const lastExtended = found.session.expiresAt - SESSION_TTL_SECONDS * 1000;
   if (now - lastExtended > SESSION_REFRESH_AFTER_SECONDS * 1000) {
     const expiresAt = now + SESSION_TTL_SECONDS * 1000;
-    store.extend(found.session.id, expiresAt, now);
+    await store.extend(found.session.id, expiresAt, now);
     return { session: { ...found.session, expiresAt, updatedAt: now }, user: found.user, extended: true };
   }
   return { ...found, extended: false };
 }
 
-export function invalidateSession(store: SessionStore, sessionId: string): void {
-  store.delete(sessionId);
+export async function invalidateSession(store: SessionStore, sessionId: string): Promise<void> {
+  await store.delete(sessionId);
 }

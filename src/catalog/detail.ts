@@ -1,4 +1,5 @@
-import type { foods, nutrientValues, nutrients } from "./schema";
+import type { foods, nutrientValues } from "./sqlite-schema";
+import type { NutrientDefinition } from "./store";
 import type { FoodDetail } from "./model";
 
 /**
@@ -10,7 +11,7 @@ export type ValueRow = Pick<typeof nutrientValues.$inferSelect, "nutrientNumber"
 
 export interface DetailDictionaries {
   /** Nutrient definitions by number, with their position in SR order. */
-  readonly nutrients: ReadonlyMap<string, { readonly def: typeof nutrients.$inferSelect; readonly order: number }>;
+  readonly nutrients: ReadonlyMap<string, { readonly def: NutrientDefinition; readonly order: number }>;
   /** Derivation code to description. */
   readonly derivations: ReadonlyMap<string, string>;
 }

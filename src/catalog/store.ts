@@ -1,79 +1,42 @@
-import type { Database } from "bun:sqlite";
-import { asc, count, eq, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/bun-sqlite";
-import { catalogInfo, foodGroups, foods, nutrients } from "./schema";
 import type { Candidate } from "./ranking";
 
 /**
- * Every read of the catalog database. Queries on request paths are prepared once (building a drizzle
- * query costs more than running it); the catalog is immutable while served, so the small lists (groups,
- * nutrients, counts) are read once and kept.
+ * The contract of the catalog's reads. The catalog is immutable while served and embedded in every
+ * instance (nothing about it is shared between instances), so its reads are synchronous.
  */
-export type CatalogStore = ReturnType<typeof createCatalogStore>;
+export interface CatalogStore {
+  /** Foods whose folded name contains every trigram phrase in `match` (an FTS5 expression), optionally of one group. */
+  candidatesMatching(match: string, group: string | undefined): Candidate[];
+  /** Every food (optionally of one group) in food-number order. */
+  allCandidates(group: string | undefined): Candidate[];
+  /** A food's detail answer as the importer stored it (zstd-compressed JSON); food ids are NDB_No as integers. */
+  packedDetail(foodId: number): Uint8Array | undefined;
+  /** Every food group with its number of foods, by code. */
+  foodGroups(): FoodGroupCount[];
+  /** Every nutrient definition, in SR order. */
+  nutrients(): NutrientDefinition[];
+  /** The import's facts: `release`, `importedAt`, `count.<table>`. */
+  info(): Readonly<Record<string, string>>;
+  /** Throws unless the catalog answers a real query (for /healthz). */
+  ping(): void;
+  close(): void;
+}
 
-export function createCatalogStore(sqlite: Database) {
-  const db = drizzle(sqlite);
-  const placeholder = sql.placeholder;
+export interface FoodGroupCount {
+  code: string;
+  name: string;
+  foodCount: number;
+}
 
-  const candidateColumns = { foodNumber: foods.foodNumber, name: foods.name, searchName: foods.searchName };
-  // FTS5's MATCH has no drizzle builder; these two stay plain prepared SQL.
-  const ftsCandidates = sqlite.query<Candidate, [string]>(
-    `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
-       FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1`,
-  );
-  const ftsCandidatesInGroup = sqlite.query<Candidate, [string, string]>(
-    `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
-       FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1 AND f.group_code = ?2`,
-  );
-  const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
-  const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
-  // Plain prepared SQL: one row on every detail request, and drizzle's row mapping costs more than the lookup.
-  const detailOfFood = sqlite.query<{ detail: Uint8Array }, [number]>("SELECT detail FROM food_details WHERE food_id = ?1");
-
-  let groupsCache: { code: string; name: string; foodCount: number }[] | undefined;
-  let nutrientsCache: (typeof nutrients.$inferSelect)[] | undefined;
-  let infoCache: Record<string, string> | undefined;
-
-  return {
-    /** Foods whose folded name contains every trigram phrase in `match` (an FTS5 expression). */
-    candidatesMatching(match: string, group: string | undefined): Candidate[] {
-      return group === undefined ? ftsCandidates.all(match) : ftsCandidatesInGroup.all(match, group);
-    },
-
-    /** Every food (optionally of one group) in food-number order. */
-    allCandidates(group: string | undefined): Candidate[] {
-      return group === undefined ? allFoods.all() : foodsInGroup.all({ group });
-    },
-
-    /** A food's detail answer as the importer stored it (zstd-compressed JSON); food ids are NDB_No as integers. */
-    packedDetail(foodId: number): Uint8Array | undefined {
-      return detailOfFood.get(foodId)?.detail;
-    },
-
-    foodGroups() {
-      groupsCache ??= db
-        .select({ code: foodGroups.code, name: foodGroups.name, foodCount: count(foods.id) })
-        .from(foodGroups)
-        .leftJoin(foods, eq(foods.groupCode, foodGroups.code))
-        .groupBy(foodGroups.code)
-        .orderBy(asc(foodGroups.code))
-        .all();
-      return groupsCache;
-    },
-
-    nutrients() {
-      nutrientsCache ??= db.select().from(nutrients).orderBy(asc(nutrients.srOrder), asc(nutrients.number)).all();
-      return nutrientsCache;
-    },
-
-    info(): Readonly<Record<string, string>> {
-      infoCache ??= Object.fromEntries(db.select().from(catalogInfo).all().map((row) => [row.key, row.value]));
-      return infoCache;
-    },
-
-    /** A real query, for /healthz. */
-    ping(): void {
-      sqlite.query("SELECT 1 FROM foods LIMIT 1").get();
-    },
-  };
+/** A row of SR28's NUTR_DEF. */
+export interface NutrientDefinition {
+  /** Nutr_No: three digits. */
+  number: string;
+  name: string;
+  unit: string;
+  /** INFOODS tagname; some nutrients have none. */
+  tag: string | null;
+  /** Decimal places SR rounds the values to. */
+  decimals: number;
+  srOrder: number;
 }

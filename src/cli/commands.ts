@@ -1,4 +1,6 @@
+import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
 import type { CommandSpec } from "../config/args";
+import { DEFAULT_CATALOG_FILE } from "../db/catalog-db";
 import { SETTING_FLAGS, settingsHelp } from "../config/settings";
 
 /** Each subcommand: what it accepts (for the argument parser) and its usage (for `--help`). */
@@ -20,8 +22,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     flags: ["out"],
     positionals: { min: 0, max: 1, name: "an SR28 directory or sr28asc.zip" },
     summary: "build a catalog database from SR28's ASCII files",
-    usage:
-      "Usage: foodapi import [SR28] [--out FILE]\n\nImports SR28 from SR28: a directory of .txt or .txt.zst files, or the USDA's sr28asc.zip (default: FOODAPI_SR28_DIR,\nelse ./data/sr28, the copy in a foodapi checkout), into a catalog database at FILE (default: ./catalog.sqlite).\nThe release's files are checked against its SHA-256; nothing is written unless it all imports.\n",
+    usage: `Usage: foodapi import [SR28] [--out FILE]\n\nImports SR28 from SR28: a directory of .txt or .txt.zst files, or the USDA's sr28asc.zip (default: FOODAPI_SR28_DIR,\nelse ./${DEFAULT_SR28_SOURCE}, the copy in a foodapi checkout), into a catalog database at FILE (default: ./${DEFAULT_CATALOG_FILE}).\nThe release's files are checked against its SHA-256; nothing is written unless it all imports.\n`,
   },
   keys: {
     flags: ["email", "name", "data-dir"],

@@ -1,13 +1,10 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { importSr28, ImportAborted } from "../catalog/import/importer";
+import { importSr28, ImportAborted } from "../catalog/import/sqlite-importer";
 import { Sr28FormatError } from "../catalog/import/sr28-format";
+import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
+import { DEFAULT_CATALOG_FILE } from "../db/catalog-db";
 
-/**
- * The repository's compressed copy of SR28, relative to the current directory like `--data-dir ./data`:
- * build.sh and `bun src/main.ts import` run from the project root. The compiled binary does not carry it.
- */
-export const DEFAULT_SR28_SOURCE = "data/sr28";
 
 /** `foodapi import [DIR|sr28asc.zip] [--out file]`: builds a catalog database from SR28's ASCII files. */
 export async function importCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
@@ -21,7 +18,7 @@ export async function importCommand(positionals: readonly string[], flags: Reado
     return 1;
   }
   const source = named ?? DEFAULT_SR28_SOURCE;
-  const outPath = resolve(flags.get("out") ?? "catalog.sqlite");
+  const outPath = resolve(flags.get("out") ?? DEFAULT_CATALOG_FILE);
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once("SIGINT", onSignal);

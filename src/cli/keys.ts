@@ -2,21 +2,19 @@ import { existsSync } from "node:fs";
 import { parseEmail } from "../accounts/email";
 import { findOrCreatePasswordlessAccount } from "../accounts/service";
 import { CannotStart } from "./errors";
-import { createAccountStore } from "../accounts/store";
 import { systemClock } from "../clock";
 import type { Config } from "../config/config";
 import { UsageError } from "../config/args";
-import { openStateDb } from "../db/state-db";
+import { openSqliteState } from "../db/sqlite-state";
 import { dataDirUnusable, storageFault } from "../db/storage-fault";
 import { issueKey, KEY_NAME_MAX_LENGTH } from "../keys/service";
 import { parseName } from "../security/text";
-import { createKeyStore } from "../keys/store";
 
 /**
  * `foodapi keys create --email E --name N`: issues a key without the dashboard, creating the account
  * (without a password) if needed. The plaintext key is the only line on stdout.
  */
-export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>, config: Config): number {
+export async function keysCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>, config: Config): Promise<number> {
   if (positionals[0] !== "create") throw new UsageError("usage: foodapi keys create --email E --name N");
   const email = parseEmail(flags.get("email") ?? "");
   const checked = parseName(flags.get("name") ?? "", KEY_NAME_MAX_LENGTH);
@@ -31,12 +29,10 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
       `no data directory at ${config.dataDir}: 'keys create' issues keys into a server's data directory (start 'foodapi serve' there once, or pass --data-dir or FOODAPI_DATA_DIR)`,
     );
   }
-  const state = openStateDb(config.dataDir, (line) => console.error(line));
+  const state = openSqliteState(config.dataDir, (line) => console.error(line));
   try {
-    const accounts = createAccountStore(state);
-    const now = systemClock();
-    const user = findOrCreatePasswordlessAccount(accounts, email, now);
-    const result = issueKey(createKeyStore(state), systemClock, user.id, name);
+    const user = await findOrCreatePasswordlessAccount(state.accounts, email, systemClock());
+    const result = await issueKey(state.keys, systemClock, user.id, name);
     if (!result.ok) {
       console.error(`foodapi: ${email} already has the maximum number of active keys; revoke one first`);
       return 1;
@@ -49,6 +45,6 @@ export function keysCommand(positionals: readonly string[], flags: ReadonlyMap<s
     // A disk that fills up after the database opened: the same one line as an unusable directory.
     throw storageFault(error) ? dataDirUnusable(config.dataDir, error) : error;
   } finally {
-    state.sqlite.close();
+    await state.close();
   }
 }

@@ -1,9 +1,10 @@
-import { createFoodApi } from "../app";
+import { createFoodApi, type FoodApi } from "../app";
+import { createSqliteCatalogStore } from "../catalog/sqlite-store";
 import { systemClock } from "../clock";
 import { type Config, ConfigError, withBoundPort } from "../config/config";
 import { CannotStart } from "./errors";
 import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
-import { openStateDb } from "../db/state-db";
+import { openSqliteState } from "../db/sqlite-state";
 import { dataDirUnusable } from "../db/storage-fault";
 import { createAccessLog } from "../http/access-log";
 import { loggableError } from "../http/error-mapping";
@@ -32,14 +33,15 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGTERM", () => resolve("SIGTERM"));
     process.on("SIGINT", () => resolve("SIGINT"));
   });
-  const catalog = await openCatalog(config.catalogPath, config.cacheDir);
-  const state = openStateDb(config.dataDir, (line) => console.error(line));
+  const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir));
+  const state = openSqliteState(config.dataDir, (line) => console.error(line));
   const shutdownTasks: (() => void)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;
-  // Bound first, so that the app is built knowing the real port (`--port 0`); no request is handled
-  // before `app` is assigned, as both happen in this same turn of the event loop.
-  let app: ReturnType<typeof createFoodApi> | undefined;
+  // Bound first, so that the app is built knowing the real port (`--port 0`); a request that arrives
+  // before the app is built waits for it.
+  let app: FoodApi | undefined;
+  let built: Promise<FoodApi> | undefined;
   // SO_REUSEPORT lets this server's own workers share the port, but would let it join any other server
   // of the same user on that port too (the kernel would then split the traffic between two data
   // directories): the first process makes sure the port is free before it binds that way.
@@ -49,7 +51,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       hostname: config.host,
       port: config.port,
       clientIpHeader: config.clientIpHeader,
-      handle: (request) => app!.handle(request),
+      handle: (request) => (app ? app.handle(request) : built!.then((ready) => ready.handle(request))),
       log: accessLog.log,
       reusePort: role !== null || leading,
       worker: role?.index ?? (leading ? 0 : undefined),
@@ -57,7 +59,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   );
   config = withBoundPort(config, server.port!);
   try {
-    app = createFoodApi({
+    built = createFoodApi({
       config,
       catalog,
       state,
@@ -66,6 +68,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       onShutdown: (task) => shutdownTasks.push(task),
       housekeeping: true,
     });
+    app = await built;
   } catch (error) {
     // Building the app writes to the data directory too (the generated trial secret, keys.epoch).
     throw dataDirUnusable(config.dataDir, error);
@@ -91,7 +94,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);
   for (const task of shutdownTasks) task();
   accessLog.flush();
-  state.sqlite.close();
+  await state.close();
   catalog.close();
   if (!role) console.error("stopped");
   return started && workersStopped ? 0 : 1;

@@ -8,6 +8,9 @@ export class CatalogUnavailable extends Error {}
 /** Where a compiled binary keeps its embedded files. */
 const EMBEDDED_ROOT = "/$bunfs/";
 
+/** Where `foodapi import` writes a catalog unless told (`--out`): in the current directory. */
+export const DEFAULT_CATALOG_FILE = "catalog.sqlite";
+
 /**
  * The read-only food catalog: a file named by `--catalog`, else the one embedded in the binary (or, when
  * running from source, dist/catalog.sqlite as build.sh leaves it).

@@ -1,10 +1,10 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { restoreFoodDetails } from "../catalog/import/details";
+import { restoreFoodDetails } from "../catalog/import/sqlite-details";
 
 /**
  * Expands the compressed catalog at `source` (inside the binary) into `cacheDir` as `catalog-<id>.sqlite`:
- * decompresses it, then rebuilds the detail answers the embedded form leaves out (../catalog/import/details.ts).
+ * decompresses it, then rebuilds the detail answers the embedded form leaves out (../catalog/import/sqlite-details.ts).
  * Several processes may race to do it: each writes its own partial file and renames it into place, so a
  * reader never sees a half-written one; the data is flushed before the rename, so a crash cannot leave a
  * short file under the final name, which later starts trust without reading it. Throws on failure, after

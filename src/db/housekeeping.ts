@@ -1,4 +1,5 @@
 import type { Clock } from "../clock";
+import type { MaybePromise } from "../maybe-promise";
 
 /**
  * The housekeeping job: state follows live objects, not history. Expired sessions, trial usage, redeemed
@@ -8,7 +9,7 @@ import type { Clock } from "../clock";
  */
 
 /** Deletes at most `batch` rows of one kind of history that are due at `now`; returns how many went. */
-export type Sweeper = (now: number, batch: number) => number;
+export type Sweeper = (now: number, batch: number) => MaybePromise<number>;
 
 export const SWEEP_BATCH = 5000;
 /** Well within the hour the contract allows between sweeps. */
@@ -33,27 +34,29 @@ export function createHousekeeping(options: {
 }) {
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const run = (): SweepReport => {
+  const run = async (): Promise<SweepReport> => {
     const now = options.clock();
     const removed: Record<string, number> = {};
     let more = false;
+    // One kind after another: each is a short write of its own, never one long lock.
     for (const [kind, sweep] of Object.entries(options.sweepers)) {
-      removed[kind] = sweep(now, SWEEP_BATCH);
+      removed[kind] = await sweep(now, SWEEP_BATCH);
       more ||= removed[kind]! >= SWEEP_BATCH;
     }
     return { removed, leases: options.releaseLeases(), more };
   };
 
   const schedule = (delayMs: number) => {
-    timer = setTimeout(() => {
+    timer = setTimeout(async () => {
       let more = false;
       try {
-        more = run().more;
+        more = (await run()).more;
       } catch (error) {
         // A storage fault (full disk) is retried at the next run; the server keeps serving meanwhile.
         options.logError(error);
       }
-      schedule(more ? CATCH_UP_DELAY_MS : SWEEP_INTERVAL_MS);
+      // Unless stopped while this run waited on the store.
+      if (timer !== undefined) schedule(more ? CATCH_UP_DELAY_MS : SWEEP_INTERVAL_MS);
     }, delayMs);
     // Housekeeping never keeps a process alive on its own.
     timer.unref();

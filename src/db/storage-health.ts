@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import { isPromise, type MaybePromise } from "../maybe-promise";
 import { type StorageFault, storageFault } from "./storage-fault";
 
 /**
@@ -11,15 +11,13 @@ export interface StorageHealth {
   /** A storage fault met by a request. Logged once per outage, not once per request. */
   recordFault(fault: StorageFault): void;
   /** False while writes fail. */
-  writable(): boolean;
+  writable(): MaybePromise<boolean>;
 }
 
 const PROBE_INTERVAL_MS = 1000;
 
-export function createStorageHealth(sqlite: Database, log: (message: string) => void, now: () => number = () => performance.now()): StorageHealth {
-  const probe = sqlite.query<unknown, [number]>(
-    "INSERT INTO storage_probe (id, written_at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
-  );
+/** `probeWrite` throws unless the state takes a write (StateStores.probeWrite). */
+export function createStorageHealth(probeWrite: () => MaybePromise<void>, log: (message: string) => void, now: () => number = () => performance.now()): StorageHealth {
   let failing: StorageFault | undefined;
   let probedAt = -Infinity;
 
@@ -33,17 +31,24 @@ export function createStorageHealth(sqlite: Database, log: (message: string) => 
     writable() {
       if (now() - probedAt < PROBE_INTERVAL_MS) return !failing;
       probedAt = now();
-      try {
-        probe.run(Date.now());
-      } catch (error) {
+      const failed = (error: unknown) => {
         const fault = storageFault(error);
         if (!fault) throw error;
         recordFault(fault);
         return false;
+      };
+      const succeeded = () => {
+        if (failing) log(`storage recovered: writes succeed again (after ${failing.code})`);
+        failing = undefined;
+        return true;
+      };
+      let probed: MaybePromise<void>;
+      try {
+        probed = probeWrite();
+      } catch (error) {
+        return failed(error);
       }
-      if (failing) log(`storage recovered: writes succeed again (after ${failing.code})`);
-      failing = undefined;
-      return true;
+      return isPromise(probed) ? probed.then(succeeded, failed) : succeeded();
     },
   };
 }

@@ -2,6 +2,7 @@ import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import { requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
@@ -19,15 +20,22 @@ export type Principal =
 
 export type CredentialResult = { ok: true; principal: Principal } | { ok: false; reason: string };
 
+/** Each may answer from memory (synchronously) or ask a store over the network (a promise). */
 export interface CredentialVerifiers {
-  apiKey(presented: string): CredentialResult;
-  bearer(presented: string): CredentialResult;
+  apiKey(presented: string): MaybePromise<CredentialResult>;
+  bearer(presented: string): MaybePromise<CredentialResult>;
 }
 
-/** Counts the request against the principal's quota: headers for every response, a refusal past it. */
-export type Admission = (principal: Principal) => { headers: Record<string, string>; refusal?: ErrorDescription };
+/** What admitting a principal gives: headers for every response, a refusal past its quota. */
+export interface Admitted {
+  headers: Record<string, string>;
+  refusal?: ErrorDescription;
+}
 
-export function authenticate(headers: Headers, verifiers: CredentialVerifiers): CredentialResult {
+/** Counts the request against the principal's quota. */
+export type Admission = (principal: Principal) => MaybePromise<Admitted>;
+
+export function authenticate(headers: Headers, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
   const apiKey = headers.get("x-api-key");
   if (apiKey !== null) return verifiers.apiKey(apiKey.trim());
   const authorization = headers.get("authorization");
@@ -42,21 +50,22 @@ export type GuardOutcome =
   | { ok: false; response: Response };
 
 /** The guard as one plain function of the request, so that routes answered outside Elysia use it too. */
-export type CredentialGuard = (request: Request) => GuardOutcome;
+export type CredentialGuard = (request: Request) => MaybePromise<GuardOutcome>;
 
 export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Admission): CredentialGuard {
-  return (request) => {
-    const result = authenticate(request.headers, verifiers);
-    const facts = requestFacts(request);
-    if (!result.ok) {
-      facts.authFailure = result.reason;
-      return { ok: false, response: errorResponse(UNAUTHORIZED) };
-    }
-    facts.principalId = result.principal.id;
-    const admission = admit(result.principal);
-    if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
-    return { ok: true, principal: result.principal, headers: admission.headers };
-  };
+  return (request) =>
+    then(authenticate(request.headers, verifiers), (result) => {
+      const facts = requestFacts(request);
+      if (!result.ok) {
+        facts.authFailure = result.reason;
+        return { ok: false, response: errorResponse(UNAUTHORIZED) };
+      }
+      facts.principalId = result.principal.id;
+      return then(admit(result.principal), (admission): GuardOutcome => {
+        if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+        return { ok: true, principal: result.principal, headers: admission.headers };
+      });
+    });
 }
 
 /**
@@ -67,8 +76,7 @@ export function guardedJson(
   guard: CredentialGuard,
   answer: (target: RequestTarget, principal: Principal) => string | Uint8Array | ZstdJson,
 ): DirectHandler {
-  return (request, target) => {
-    const outcome = guard(request);
+  const respond = (request: Request, target: RequestTarget, outcome: GuardOutcome): Response => {
     if (!outcome.ok) return outcome.response;
     try {
       const body = answer(target, outcome.principal);
@@ -85,5 +93,9 @@ export function guardedJson(
       if (error instanceof ApiError) return errorResponse(error, outcome.headers);
       throw error;
     }
+  };
+  return (request, target) => {
+    const outcome = guard(request);
+    return isPromise(outcome) ? outcome.then((settled) => respond(request, target, settled)) : respond(request, target, outcome);
   };
 }

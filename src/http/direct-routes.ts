@@ -18,7 +18,8 @@ export interface RequestTarget {
   readonly param?: string;
 }
 
-export type DirectHandler = (request: Request, target: RequestTarget) => Response;
+/** A promise only where a store answers over the network: the embedded one answers in the same turn. */
+export type DirectHandler = (request: Request, target: RequestTarget) => Response | Promise<Response>;
 
 export interface DirectRoute {
   /** `/v1/foods`; with `param`, the prefix of `/v1/foods/{param}`. */
@@ -33,6 +34,7 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
   const exact = new Map<string, DirectHandler>();
   const withParam = new Map<string, DirectHandler>();
   for (const route of routes) (route.param ? withParam : exact).set(route.path, route.handle);
+  const failed = (error: unknown) => errorResponse(toApiError(error));
 
   return (request) => {
     const head = request.method === "HEAD";
@@ -49,16 +51,19 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
       param = decodeSegment(path.slice(slash + 1));
     }
     if (declaresTooLargeBody(request)) return errorResponse(errorDescription("PAYLOAD_TOO_LARGE", []));
-    let response: Response;
+    let response: Response | Promise<Response>;
     try {
       response = handler(request, { search, param });
     } catch (error) {
-      response = errorResponse(toApiError(error));
+      response = failed(error);
     }
-    // HEAD is answered here too, as GET without the body: the same guard, quota and status.
-    return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    if (response instanceof Promise) return response.catch(failed).then((settled) => (head ? headersOnly(settled) : settled));
+    return head ? headersOnly(response) : response;
   };
 }
+
+/** HEAD is answered here too, as GET without the body: the same guard, quota and status. */
+const headersOnly = (response: Response) => new Response(null, { status: response.status, headers: response.headers });
 
 const SLASH = 47;
 

@@ -7,9 +7,9 @@ import type { Limiter } from "../limits/limiter";
 import { parseName } from "../security/text";
 import { originCheck } from "../http/origin-check";
 import { CreateKeyBody, IssuedKey, KeyList, type ListedKey } from "./model";
-import type { ApiKey } from "./schema";
-import { issueKey, KEY_NAME_MAX_LENGTH, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
-import type { KeyStore } from "./store";
+import type { ActiveKeys } from "./active-keys";
+import { issueKey, KEY_NAME_MAX_LENGTH } from "./service";
+import type { ApiKey, KeyStore } from "./store";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -26,7 +26,7 @@ function toListedKey(key: ApiKey): ListedKey {
 
 /** `/v1/keys`: the signed-in user's own API keys. Never shows a plaintext key except once, at issue. */
 export function keyRoutes(
-  deps: SessionDeps & { keys: KeyStore; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
+  deps: SessionDeps & { keys: KeyStore; activeKeys: ActiveKeys; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
 ) {
   const { keys, clock } = deps;
   return new Elysia({ prefix: "/v1/keys" })
@@ -34,16 +34,16 @@ export function keyRoutes(
     .use(sessionGuard(deps, "/v1/keys"))
     .post(
       "",
-      ({ body, account, set }) => {
+      async ({ body, account, set }) => {
         Object.assign(set.headers, NO_STORE);
         const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
         if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
         // Issuing is limited per account: each issue and revoke is a write and a cache change everywhere.
-        const allowance = deps.limiter.consume(`key-issue:${account.user.id}`, deps.issueLimit);
+        const allowance = await deps.limiter.consume(`key-issue:${account.user.id}`, deps.issueLimit);
         if (!allowance.allowed) {
           throw tooManyRequests("KEY_ISSUE_LIMITED", allowance.retryAfterSeconds);
         }
-        const result = issueKey(keys, clock, account.user.id, checked.name);
+        const result = await issueKey(keys, clock, account.user.id, checked.name);
         if (!result.ok) {
           throw apiError("KEY_LIMIT_REACHED");
         }
@@ -53,14 +53,14 @@ export function keyRoutes(
       },
       { body: CreateKeyBody, response: { 201: IssuedKey }, detail: { summary: "Issue an API key (shown once)", tags: ["API keys"] } },
     )
-    .get("", ({ account }) => ({ items: keys.listActive(account.user.id).map(toListedKey) }), {
+    .get("", async ({ account }) => ({ items: (await keys.listActive(account.user.id)).map(toListedKey) }), {
       response: { 200: KeyList },
       detail: { summary: "The caller's active keys, newest first, without plaintext", tags: ["API keys"] },
     })
     .delete(
       "/:id",
-      ({ params, account }) => {
-        if (!keys.revoke(account.user.id, params.id, clock())) {
+      async ({ params, account }) => {
+        if (!(await deps.activeKeys.revoke(account.user.id, params.id, clock()))) {
           throw apiError("KEY_NOT_FOUND");
         }
         return new Response(null, { status: 204 });

@@ -1,7 +1,8 @@
 import type { Clock } from "../clock";
 import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
-import type { ApiKey } from "./schema";
-import type { KeyStore } from "./store";
+import { type MaybePromise, then } from "../maybe-promise";
+import type { ActiveKeys } from "./active-keys";
+import type { ApiKey, KeyStore } from "./store";
 
 export const KEY_PREFIX = "fnk_";
 /** 24 random bytes: 192 bits, well above the 128 the contract asks for. */
@@ -22,10 +23,10 @@ export const KEY_NAME_MAX_LENGTH = 64;
 export type IssueResult = { ok: true; key: ApiKey & { key: string } } | { ok: false; reason: "KEY_LIMIT_REACHED" };
 
 /** Issues a key: the returned `key` is the only copy of the plaintext there will ever be. */
-export function issueKey(store: KeyStore, clock: Clock, userId: string, name: string): IssueResult {
+export async function issueKey(store: KeyStore, clock: Clock, userId: string, name: string): Promise<IssueResult> {
   const { key, keyHash, keyPrefix } = generateKey();
-  const record = store.insertWithinLimit(
-    { id: newId("key"), userId, name, keyPrefix, keyHash, tier: "free", createdAt: clock() },
+  const record = await store.insertWithinLimit(
+    { id: newId("key"), userId, name, keyPrefix, keyHash, tier: "free", createdAt: clock(), lastUsedAt: null, revokedAt: null },
     MAX_ACTIVE_KEYS_PER_ACCOUNT,
   );
   return record ? { ok: true, key: { ...record, key } } : { ok: false, reason: "KEY_LIMIT_REACHED" };
@@ -36,16 +37,17 @@ export type KeyCheck =
   | { ok: false; reason: "MALFORMED" | "NOT_FOUND" };
 
 /** Looks a presented key up by its hash. Revoked keys are not found: revocation takes effect at once. */
-export function verifyKey(store: KeyStore, clock: Clock, presented: string): KeyCheck {
+export function verifyKey(keys: ActiveKeys, clock: Clock, presented: string): MaybePromise<KeyCheck> {
   if (!presented.startsWith(KEY_PREFIX) || presented.length !== KEY_PREFIX.length + KEY_SECRET_LENGTH) {
     return { ok: false, reason: "MALFORMED" };
   }
   const keyHash = sha256Hex(presented);
-  const key = store.findActiveByHash(keyHash);
-  // The lookup is by hash already; the constant-time check keeps the comparison of secret-derived
-  // values free of early exits should the lookup ever become a prefix scan.
-  if (!key || !constantTimeEqual(key.keyHash, keyHash)) return { ok: false, reason: "NOT_FOUND" };
-  // lastUsedAt is coarse by contract: written at most once a minute per key.
-  store.touch(key.id, clock(), LAST_USED_RESOLUTION_MS);
-  return { ok: true, key };
+  return then(keys.find(keyHash), (key): MaybePromise<KeyCheck> => {
+    // The lookup is by hash already; the constant-time check keeps the comparison of secret-derived
+    // values free of early exits should the lookup ever become a prefix scan.
+    if (!key || !constantTimeEqual(key.keyHash, keyHash)) return { ok: false, reason: "NOT_FOUND" };
+    // lastUsedAt is coarse by contract: written at most once a minute per key.
+    const found: KeyCheck = { ok: true, key };
+    return then(keys.touch(key.id, clock(), LAST_USED_RESOLUTION_MS), () => found);
+  });
 }

@@ -21,9 +21,9 @@ export function rateLimitHeaders(policy: string, quota: { limit: number; windowS
  * validation, so malformed attempts count too.
  */
 export function ipRateLimit(options: { limiter: Limiter; spec: RateSpec; scope: string; clientIpHeader: string | null }) {
-  return new Elysia().onTransform({ as: "scoped" }, ({ request, route }) => {
+  return new Elysia().onTransform({ as: "scoped" }, async ({ request, route }) => {
     const bucket = `${options.scope}:${route}:${clientIpOf(request, options.clientIpHeader)}`;
-    const result = options.limiter.consume(bucket, options.spec);
+    const result = await options.limiter.consume(bucket, options.spec);
     if (!result.allowed) {
       throw tooManyRequests("TOO_MANY_REQUESTS", result.retryAfterSeconds);
     }

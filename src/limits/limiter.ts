@@ -1,6 +1,7 @@
 import type { Clock } from "../clock";
 import type { RateSpec } from "../config/config";
-import type { LimitStore } from "./store";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import type { Grant, LimitStore } from "./store";
 
 /**
  * The one rate limiter. Every limit in the service (sign-in and sign-up per IP, trial routes per IP,
@@ -27,7 +28,8 @@ export interface LimitResult {
 }
 
 export interface Limiter {
-  consume(bucket: string, spec: RateSpec): LimitResult;
+  /** From the process's lease when it has one (synchronously), else after a grant by the store. */
+  consume(bucket: string, spec: RateSpec): MaybePromise<LimitResult>;
   /**
    * Forgets leases whose slot or lifetime has passed, giving back their unused part (every lease with
    * `all`). Returns how many leases this process still holds.
@@ -95,14 +97,17 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       // Double a lease that ran out while still fresh, as long as plenty of quota is left for others.
       const left = spec.limit - (lease?.usedAtGrant ?? 0);
       const wanted = lease && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.granted * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
-      const grant = store.grant(bucket, spec.limit, slot, slots, slotMs, wanted, unused);
-      const next: Lease = {
-        slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot,
-      };
-      if (grant.granted > 0) leases.set(bucket, next);
-      else leases.delete(bucket);
-      if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
-      return result(spec, next, grant.granted > 0, now);
+      return then(store.grant(bucket, spec.limit, slot, slots, slotMs, wanted, unused), (grant: Grant) => {
+        const next: Lease = {
+          slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot,
+        };
+        // With a store over the network two grants of one bucket may overlap: the later lease replaces the
+        // earlier, whose unused part then stays counted. That errs on the safe side (counted, not served).
+        if (grant.granted > 0) leases.set(bucket, next);
+        else leases.delete(bucket);
+        if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
+        return result(spec, next, grant.granted > 0, now);
+      });
     },
 
     releaseLeases(options = {}) {
@@ -115,7 +120,11 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
             continue;
           }
           leases.delete(bucket);
-          if (lease.served < lease.granted) store.release(bucket, lease.slot, lease.granted - lease.served);
+          if (lease.served < lease.granted) {
+            const released = store.release(bucket, lease.slot, lease.granted - lease.served);
+            // A store that is gone keeps what it counted: safe, and nothing to retry.
+            if (isPromise(released)) released.catch(() => {});
+          }
         }
       } catch {
         // The database is gone (shut down): nothing left to give back to.

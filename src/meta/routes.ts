@@ -4,6 +4,7 @@ import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
 import type { DirectRoute } from "../http/direct-routes";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
@@ -13,21 +14,23 @@ import { SERVICE_NAME, SERVICE_VERSION } from "./version";
  * as a direct route (before Elysia): load balancers ask it constantly, and a start is measured to its
  * first 200, which would otherwise include composing the Elysia pipeline for it (~8 ms).
  */
-export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => void; stateWritable: () => boolean }) {
+export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => MaybePromise<void>; stateWritable: () => MaybePromise<boolean> }) {
   const { config, catalog } = deps;
   const count = (name: string) => Number(catalog.info()[`count.${name}`] ?? 0);
   const answer = (status: "ok" | "unavailable") =>
     new Response(JSON.stringify({ status }), { status: status === "ok" ? 200 : 503, headers: { "content-type": JSON_CONTENT_TYPE, ...SECURITY_HEADERS } });
-  const healthz = (): Response => {
+  const unavailable = () => answer("unavailable");
+  // 503 while writes fail (a full disk, a read-only file system), not only when nothing answers.
+  const writable = () => then(deps.stateWritable(), (ok) => answer(ok ? "ok" : "unavailable"));
+  const healthz = (): MaybePromise<Response> => {
     try {
       catalog.ping();
-      deps.pingState();
-      // 503 while writes fail (a full disk, a read-only file system), not only when nothing answers.
-      if (deps.stateWritable()) return answer("ok");
+      const pinged = deps.pingState();
+      const answered = isPromise(pinged) ? pinged.then(writable) : writable();
+      return isPromise(answered) ? answered.catch(unavailable) : answered;
     } catch {
-      // answered below
+      return unavailable();
     }
-    return answer("unavailable");
   };
   const direct: DirectRoute[] = [{ path: "/healthz", handle: healthz }];
   const documented = new Elysia()

@@ -1,7 +1,7 @@
-import type { CredentialResult, Principal } from "../http/credential-guard";
+import type { Admitted, CredentialResult, Principal } from "../http/credential-guard";
 import { quotaRefusal } from "../http/error-catalog";
-import type { ErrorDescription } from "../http/errors";
 import { rateLimitHeaders } from "../limits/http";
+import { type MaybePromise, then } from "../maybe-promise";
 import { createTrialQuota, type TrialDeps } from "./service";
 import { verifyTrialToken } from "./token";
 
@@ -18,12 +18,11 @@ export function trialCredential(deps: Pick<TrialDeps, "store" | "clock" | "secre
         ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
         : { ok: false, reason: check.reason };
     },
-    admit(principal: Extract<Principal, { kind: "trial" }>): { headers: Record<string, string>; refusal?: ErrorDescription } {
-      const quota = consume(principal.id, principal.expiresAt);
-      return {
+    admit(principal: Extract<Principal, { kind: "trial" }>): MaybePromise<Admitted> {
+      return then(consume(principal.id, principal.expiresAt), (quota) => ({
         headers: rateLimitHeaders("trial", quota),
         refusal: quota.allowed ? undefined : quotaRefusal("TRIAL_QUOTA_EXHAUSTED", quota.resetSeconds),
-      };
+      }));
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Clock } from "../clock";
 import type { Config } from "../config/config";
 import { apiError } from "../http/error-catalog";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
+import { type MaybePromise, then } from "../maybe-promise";
 import { checkChallengeToken } from "./challenge";
 import type { TrialStore } from "./store";
 import { issueTrialToken, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "./token";
@@ -16,8 +17,8 @@ export interface TrialSecrets {
 }
 
 /** FOODAPI_TRIAL_SECRET, else a secret generated once and kept in the state database in the data directory. */
-export function loadTrialSecrets(store: TrialStore, config: Config): TrialSecrets {
-  const token = config.trialSecret ?? store.secret("trial-token", () => randomBytes(32).toString("hex"));
+export async function loadTrialSecrets(store: TrialStore, config: Config): Promise<TrialSecrets> {
+  const token = config.trialSecret ?? (await store.secret("trial-token", () => randomBytes(32).toString("hex")));
   return { token, challenge: createHmac("sha256", token).update("foodapi altcha challenge v1").digest("hex") };
 }
 
@@ -40,7 +41,7 @@ export async function redeemChallenge(deps: TrialDeps, challengeToken: string, c
   } else {
     const check = await checkChallengeToken(deps.secrets.challenge, deps.clock, challengeToken);
     // Recorded only once verified, so unverified payloads cannot fill the store.
-    if (!check.ok || !deps.store.markChallengeUsed(check.id, check.expiresAt)) throw apiError("CHALLENGE_FAILED");
+    if (!check.ok || !(await deps.store.markChallengeUsed(check.id, check.expiresAt))) throw apiError("CHALLENGE_FAILED");
   }
   const { token, claims } = issueTrialToken(deps.secrets.token, deps.clock);
   return { token, expiresAt: new Date(claims.exp * 1000).toISOString() };
@@ -66,8 +67,7 @@ const EXHAUSTED_MEMO_BYTES = 1024 * 1024;
  */
 export function createTrialQuota(deps: Pick<TrialDeps, "store" | "clock">) {
   const exhausted = new LruCache<string, true>(EXHAUSTED_MEMO_BYTES);
-  return (jti: string, expiresAtMs: number): TrialQuota => {
-    const used = exhausted.get(jti) ? null : deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs);
+  const quota = (jti: string, expiresAtMs: number, used: number | null): TrialQuota => {
     if (used === null) exhausted.set(jti, true, stringBytes(jti) + ENTRY_OVERHEAD_BYTES);
     return {
       allowed: used !== null,
@@ -77,4 +77,8 @@ export function createTrialQuota(deps: Pick<TrialDeps, "store" | "clock">) {
       resetSeconds: Math.max(1, Math.ceil((expiresAtMs - deps.clock()) / 1000)),
     };
   };
+  return (jti: string, expiresAtMs: number): MaybePromise<TrialQuota> =>
+    exhausted.get(jti)
+      ? quota(jti, expiresAtMs, null)
+      : then(deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs), (used) => quota(jti, expiresAtMs, used));
 }

@@ -30,7 +30,7 @@ function servedContract(env: Record<string, string>): Promise<Contract> {
   if (!contract) {
     contract = (async () => {
       const { createTestApp, documentOf } = await import("./test-app");
-      const app = createTestApp({ env });
+      const app = await createTestApp({ env });
       try {
         return contractOf(documentOf(app.app));
       } finally {

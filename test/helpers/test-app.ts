@@ -4,12 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFoodApi, type FoodApi } from "../../src/app";
 import { findOrCreatePasswordlessAccount } from "../../src/accounts/service";
-import { createAccountStore } from "../../src/accounts/store";
+import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
 import type { Clock } from "../../src/clock";
 import { type Config, loadConfig } from "../../src/config/config";
+import { sqliteStores } from "../../src/db/sqlite-state";
+import type { StateStores } from "../../src/db/state-stores";
 import { openStateDb } from "../../src/db/state-db";
 import { issueKey } from "../../src/keys/service";
-import { createKeyStore } from "../../src/keys/store";
 import { SERVICE_VERSION } from "../../src/meta/version";
 import { buildOpenApiDocument } from "../../src/docs/openapi";
 import { contractOf } from "./contract";
@@ -19,21 +20,26 @@ export const BASE = "http://127.0.0.1:3000";
 
 /**
  * The real app over the built catalog and a fresh state database in a temporary directory, driven with
- * `app.handle(new Request(...))`: the same code path as the server, without a port.
+ * `app.handle(new Request(...))`: the same code path as the server, without a port. `stores` may wrap
+ * the SQLite stores (test/async-stores.test.ts makes every one answer with a promise); `state` is the
+ * database itself, for tests of what SQLite holds.
  */
-export function createTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}) {
+export async function createTestApp(options: { env?: Record<string, string>; clock?: Clock; stores?: (sqlite: StateStores) => StateStores } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "foodapi-test-"));
   const config = loadConfig(new Map(), { FOODAPI_DATA_DIR: dataDir, ...options.env });
-  const catalog = new Database(CATALOG_PATH, { readonly: true, strict: true });
+  const catalog = createSqliteCatalogStore(new Database(CATALOG_PATH, { readonly: true, strict: true }));
   const state = openStateDb(dataDir);
+  const sqlite = sqliteStores(state);
+  const stores = options.stores?.(sqlite) ?? sqlite;
   const clock = options.clock ?? (() => Date.now());
   const errors: unknown[] = [];
-  const app = createFoodApi({ config, catalog, state, clock, logError: (e) => errors.push(e) });
+  const app = await createFoodApi({ config, catalog, state: stores, clock, logError: (e) => errors.push(e) });
   configs.set(app, config);
 
   return {
     app,
     state,
+    stores,
     dataDir,
     errors,
     /** The app's answer, held to the app's own OpenAPI document (helpers/contract.ts) before it is returned. */
@@ -48,10 +54,9 @@ export function createTestApp(options: { env?: Record<string, string>; clock?: C
       return app.handle(new Request(`${BASE}${path}`, init));
     },
     /** Creates an account (if needed) and a key the way `foodapi keys create` does. */
-    issueKey(email = "dev@example.com", name = "test key") {
-      const accounts = createAccountStore(state);
-      const user = findOrCreatePasswordlessAccount(accounts, email, clock());
-      const result = issueKey(createKeyStore(state), clock, user.id, name);
+    async issueKey(email = "dev@example.com", name = "test key") {
+      const user = await findOrCreatePasswordlessAccount(stores.accounts, email, clock());
+      const result = await issueKey(stores.keys, clock, user.id, name);
       if (!result.ok) throw new Error(result.reason);
       return result.key;
     },
@@ -63,7 +68,7 @@ export function createTestApp(options: { env?: Record<string, string>; clock?: C
   };
 }
 
-export type TestApp = ReturnType<typeof createTestApp>;
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 const configs = new WeakMap<FoodApi, Config>();
 const documents = new WeakMap<FoodApi, Record<string, any>>();

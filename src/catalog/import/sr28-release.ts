@@ -1,4 +1,10 @@
 /**
+ * The repository's compressed copy of SR28, relative to the current directory like `--data-dir ./data`:
+ * build.sh and `bun src/main.ts import` run from the project root. The compiled binary does not carry it.
+ */
+export const DEFAULT_SR28_SOURCE = "data/sr28";
+
+/**
  * The files of SR28's ASCII release and their SHA-256, as the USDA ships them (the files of
  * sr28asc.zip, September 2015, revised May 2016; DATSRCLN.txt, the source-link table, is not part of
  * the release foodapi carries). The one list the importer checks against; data/sr28/SHA256SUMS is this

@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
 import { rmSync, renameSync } from "node:fs";
-import { CATALOG_DDL } from "../schema";
+import { CATALOG_DDL } from "../sqlite-schema";
 import { foldForSearch } from "../fold";
-import { storeFoodDetails } from "./details";
+import { storeFoodDetails } from "./sqlite-details";
 import { openSr28Source, verifySr28Source } from "./source";
 import { FieldReader, parseSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Row } from "./sr28-format";
 

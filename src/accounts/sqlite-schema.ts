@@ -1,6 +1,8 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { SameShape } from "../db/same-shape";
+import type { Session, User } from "./store";
 
-/** Accounts, shaped like Better Auth's `user` so its client reads them unchanged. Times are epoch ms. */
+/** The rows of `User` and `Session` (accounts/store.ts) in the SQLite state database. */
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
@@ -13,7 +15,7 @@ export const users = sqliteTable("users", {
   updatedAt: integer("updated_at").notNull(),
 });
 
-export type User = typeof users.$inferSelect;
+true satisfies SameShape<typeof users.$inferSelect, User>;
 
 /** Sessions: the cookie carries a random token; only its SHA-256 is stored. Times are epoch ms. */
 export const sessions = sqliteTable("sessions", {
@@ -29,4 +31,4 @@ export const sessions = sqliteTable("sessions", {
   updatedAt: integer("updated_at").notNull(),
 });
 
-export type Session = typeof sessions.$inferSelect;
+true satisfies SameShape<typeof sessions.$inferSelect, Session>;

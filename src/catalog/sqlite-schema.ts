@@ -1,4 +1,6 @@
 import { blob, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { SameShape } from "../db/same-shape";
+import type { NutrientDefinition } from "./store";
 
 /**
  * The food catalog: SR28 as imported by `foodapi import`, read-only at run time. Foods are keyed by
@@ -42,6 +44,8 @@ export const nutrients = sqliteTable("nutrients", {
   decimals: integer("decimals").notNull(),
   srOrder: integer("sr_order").notNull(),
 });
+
+true satisfies SameShape<typeof nutrients.$inferSelect, NutrientDefinition>;
 
 export const derivations = sqliteTable("derivations", {
   code: text("code").primaryKey(),
@@ -87,7 +91,7 @@ export const footnotes = sqliteTable(
 
 /**
  * Each food's `GET /v1/foods/{n}` answer, assembled once by the importer from the tables above: JSON,
- * zstd-compressed (see import/details.ts).
+ * zstd-compressed (see import/sqlite-details.ts).
  */
 export const foodDetails = sqliteTable("food_details", {
   foodId: integer("food_id").primaryKey(),

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { type DetailDictionaries, type FoodRow, toFoodDetail, type ValueRow } from "../detail";
 import type { FoodDetail } from "../model";
-import type { nutrients } from "../schema";
+import type { nutrients } from "../sqlite-schema";
 
 /** Foods per batch: built here, compressed in parallel, then stored; an interrupt is seen between batches. */
 const FOODS_PER_BATCH = 500;

@@ -1,17 +1,15 @@
 import { eq, inArray, lte } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
-import { sessions, users, type Session, type User } from "./schema";
+import { sessions, users } from "./sqlite-schema";
+import type { SessionStore } from "./store";
 
-/** Every read and write of sessions. Found by token hash only. */
-export type SessionStore = ReturnType<typeof createSessionStore>;
-
-export function createSessionStore({ db }: StateDb) {
+export function createSqliteSessionStore({ db }: StateDb): SessionStore {
   return {
-    insert(session: Session): void {
+    insert(session) {
       db.insert(sessions).values(session).run();
     },
 
-    findByTokenHash(tokenHash: string): { session: Session; user: User } | undefined {
+    findByTokenHash(tokenHash) {
       return db
         .select({ session: sessions, user: users })
         .from(sessions)
@@ -20,16 +18,15 @@ export function createSessionStore({ db }: StateDb) {
         .get();
     },
 
-    extend(id: string, expiresAt: number, now: number): void {
+    extend(id, expiresAt, now) {
       db.update(sessions).set({ expiresAt, updatedAt: now }).where(eq(sessions.id, id)).run();
     },
 
-    delete(id: string): void {
+    delete(id) {
       db.delete(sessions).where(eq(sessions.id, id)).run();
     },
 
-    /** Deletes up to `batch` expired sessions; returns how many went. */
-    sweepExpired(now: number, batch: number): number {
+    sweepExpired(now, batch) {
       const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch);
       return db.delete(sessions).where(inArray(sessions.id, due)).returning({ id: sessions.id }).all().length;
     },

@@ -1,7 +1,9 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { users } from "../accounts/schema";
+import { users } from "../accounts/sqlite-schema";
+import type { SameShape } from "../db/same-shape";
+import type { ApiKey } from "./store";
 
-/** API keys: only the SHA-256 of the whole key is kept; the plaintext exists once, in the issue response. */
+/** The rows of `ApiKey` (keys/store.ts). */
 export const apiKeys = sqliteTable(
   "api_keys",
   {
@@ -18,11 +20,11 @@ export const apiKeys = sqliteTable(
   (t) => [index("api_keys_user_idx").on(t.userId, t.createdAt)],
 );
 
-export type ApiKey = typeof apiKeys.$inferSelect;
+true satisfies SameShape<typeof apiKeys.$inferSelect, ApiKey>;
 
 /**
- * Revocations in order, so that every process can drop exactly the revoked keys from its cache (the
- * revocation epoch only says that something changed). Kept an hour, then swept.
+ * Revocations in order, so that every process on the data directory can drop exactly the revoked keys
+ * from its cache (the revocation epoch only says that something changed). Kept an hour, then swept.
  */
 export const keyRevocations = sqliteTable("key_revocations", {
   seq: integer("seq").primaryKey({ autoIncrement: true }),

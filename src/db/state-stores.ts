@@ -1,0 +1,23 @@
+import type { AccountStore, SessionStore } from "../accounts/store";
+import type { KeyRevocations, KeyStore } from "../keys/store";
+import type { LimitStore } from "../limits/store";
+import type { MaybePromise } from "../maybe-promise";
+import type { TrialStore } from "../trial/store";
+
+/**
+ * Everything the service keeps besides the catalog, as one backend's stores: the app is built over this
+ * and never sees a database. SQLite in the data directory (db/sqlite-state.ts) is the default.
+ */
+export interface StateStores {
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly keys: KeyStore;
+  readonly keyRevocations: KeyRevocations;
+  readonly limits: LimitStore;
+  readonly trial: TrialStore;
+  /** Throws unless the state answers a read (for `/healthz`). */
+  ping(): MaybePromise<void>;
+  /** Throws unless the state takes a write (the storage health's probe; db/storage-health.ts). */
+  probeWrite(): MaybePromise<void>;
+  close(): MaybePromise<void>;
+}

@@ -1,0 +1,74 @@
+import type { Clock } from "../clock";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
+import { type MaybePromise, then } from "../maybe-promise";
+import type { ApiKey, KeyRevocations, KeyStore } from "./store";
+
+/** Active keys remembered per process (by hash), bounded in bytes. */
+const KEY_CACHE_BYTES = 4 * 1024 * 1024;
+/** A cached key record beyond its strings (ids, hash, prefix, name): the row object and its numbers. */
+const KEY_RECORD_BYTES = 128;
+/**
+ * How long a cached key is trusted without asking the store. Revocations arrive as signals and take
+ * effect at once; this bounds what a missed signal can cost to the one second within which the contract
+ * wants a revoked key refused by every instance (decisions §11).
+ */
+export const KEY_CACHE_TTL_MS = 1000;
+const RECENTLY_TOUCHED_MAX = 100_000;
+
+/**
+ * The keys of the data routes' hot path: found by hash through a per-process cache that follows
+ * revocations, and their use recorded coarsely. Revoking goes through here so that the revocation is
+ * announced to every process.
+ */
+export interface ActiveKeys {
+  find(keyHash: string): MaybePromise<ApiKey | undefined>;
+  /** Records use: at most one store write per key per `coarseMs` from this process. */
+  touch(keyId: string, now: number, coarseMs: number): MaybePromise<void>;
+  /** The store's revoke, then every process drops the key; false when there was no such key of the account. */
+  revoke(userId: string, keyId: string, now: number): MaybePromise<boolean>;
+}
+
+export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevocations; clock: Clock }): ActiveKeys {
+  const { store, revocations, clock } = deps;
+  const cache = new LruCache<string, { key: ApiKey; cachedAt: number }>(KEY_CACHE_BYTES);
+  // When this process last wrote each key's lastUsedAt.
+  const recentlyTouched = new Map<string, number>();
+
+  return {
+    find(keyHash) {
+      const news = revocations.takeRevoked();
+      if (news === "all") cache.clear();
+      else for (const revoked of news) cache.delete(revoked);
+      const cached = cache.get(keyHash);
+      const now = clock();
+      if (cached && now - cached.cachedAt < KEY_CACHE_TTL_MS) return cached.key;
+      return then(store.findActiveByHash(keyHash), (key) => {
+        // Only found keys are remembered: an unknown hash may belong to a key issued a moment later.
+        if (key) {
+          const strings = keyHash + key.id + key.userId + key.name + key.keyPrefix + key.keyHash;
+          cache.set(keyHash, { key, cachedAt: now }, stringBytes(strings) + KEY_RECORD_BYTES + ENTRY_OVERHEAD_BYTES);
+        } else if (cached) {
+          cache.delete(keyHash);
+        }
+        return key;
+      });
+    },
+
+    touch(keyId, now, coarseMs) {
+      const last = recentlyTouched.get(keyId);
+      if (last !== undefined && now - last < coarseMs) return;
+      if (recentlyTouched.size >= RECENTLY_TOUCHED_MAX) recentlyTouched.clear();
+      recentlyTouched.set(keyId, now);
+      return store.touch(keyId, now, now - coarseMs);
+    },
+
+    revoke(userId, keyId, now) {
+      return then(store.revoke(userId, keyId, now), (revoked) => {
+        if (!revoked) return false;
+        // After the commit and before the caller answers: every process drops that key.
+        cache.delete(revoked.keyHash);
+        return then(revocations.onRevoked(revoked.keyHash), () => true);
+      });
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { StateDb } from "../db/state-db";
+import { openRevocationEpoch } from "./sqlite-revocation-epoch";
+import { apiKeys, keyRevocations } from "./sqlite-schema";
+import { type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+
+/** The revocation log only has to outlive the time between two requests of a process. */
+const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
+const NO_NEWS: readonly string[] = [];
+
+export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
+  // The two queries of an API request are prepared once (building a drizzle query costs more than
+  // running it).
+  const activeByHash = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+    .prepare();
+  const touchIfStale = db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
+    .where(
+      and(
+        eq(apiKeys.id, sql.placeholder("id")),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
+      ),
+    )
+    .prepare();
+
+  // The count and the insert under one write lock: parallel issues cannot pass the limit together.
+  const insertWithinLimit = sqlite.transaction((key: typeof apiKeys.$inferInsert, maxActive: number) => {
+    const active = db
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, key.userId), isNull(apiKeys.revokedAt)))
+      .get()!.n;
+    return active >= maxActive ? undefined : db.insert(apiKeys).values(key).returning().get();
+  });
+  // The revocation and its log entry commit together: every process that sees the key gone can learn which.
+  const revoke = sqlite.transaction((userId: string, keyId: string, now: number) => {
+    const revoked = db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning()
+      .get();
+    if (revoked) db.insert(keyRevocations).values({ keyHash: revoked.keyHash, revokedAt: now }).run();
+    return revoked;
+  });
+
+  return {
+    insertWithinLimit: (key, maxActive) => insertWithinLimit.immediate(key, maxActive),
+    findActiveByHash: (keyHash) => activeByHash.get({ keyHash }),
+    listActive: (userId) =>
+      db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        // Insertion order breaks ties: two keys issued in the same millisecond still list newest first.
+        .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
+        .all(),
+    revoke: (userId, keyId, now) => revoke.immediate(userId, keyId, now),
+    touch(keyId, now, staleBefore) {
+      touchIfStale.run({ id: keyId, now, staleBefore });
+    },
+    sweep(now, batch) {
+      const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lte(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
+      const oldLog = db.select({ seq: keyRevocations.seq }).from(keyRevocations).where(lte(keyRevocations.revokedAt, now - REVOCATION_LOG_RETENTION_MS)).limit(batch);
+      return (
+        db.delete(apiKeys).where(inArray(apiKeys.id, oldKeys)).returning({ id: apiKeys.id }).all().length +
+        db.delete(keyRevocations).where(inArray(keyRevocations.seq, oldLog)).returning({ seq: keyRevocations.seq }).all().length
+      );
+    },
+  };
+}
+
+/**
+ * Revocations among the processes sharing one data directory: the store's revoke writes the log entry in
+ * its transaction, `onRevoked` then bumps the memory-mapped epoch. A process whose epoch is behind reads
+ * the log entries it has not applied; a gap in them (entries swept while it was idle) means "all".
+ */
+export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): KeyRevocations {
+  const epoch = openRevocationEpoch(dataDir);
+  const after = db
+    .select({ seq: keyRevocations.seq, keyHash: keyRevocations.keyHash })
+    .from(keyRevocations)
+    .where(gt(keyRevocations.seq, sql.placeholder("seq")))
+    .orderBy(keyRevocations.seq)
+    .prepare();
+  const latest = () => sqlite.query<{ seq: number | null }, []>("SELECT max(seq) AS seq FROM key_revocations").get()?.seq ?? 0;
+  let seenEpoch = epoch.current();
+  let appliedSeq = latest();
+  return {
+    onRevoked: () => epoch.bump(),
+    takeRevoked() {
+      const now = epoch.current();
+      if (now === seenEpoch) return NO_NEWS;
+      seenEpoch = now;
+      const entries = after.all({ seq: appliedSeq });
+      if (entries.length === 0 || entries[0]!.seq !== appliedSeq + 1) {
+        appliedSeq = Math.max(appliedSeq, latest());
+        return "all";
+      }
+      appliedSeq = entries.at(-1)!.seq;
+      return entries.map((entry) => entry.keyHash);
+    },
+  };
+}

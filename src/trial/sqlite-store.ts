@@ -1,0 +1,37 @@
+import { eq, inArray, lt, lte, sql } from "drizzle-orm";
+import type { StateDb } from "../db/state-db";
+import { secrets, trialUsage, usedChallenges } from "./sqlite-schema";
+import type { TrialStore } from "./store";
+
+export function createSqliteTrialStore({ db }: StateDb): TrialStore {
+  return {
+    secret(name, generate) {
+      db.insert(secrets).values({ name, value: generate() }).onConflictDoNothing().run();
+      return db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)).get()!.value;
+    },
+
+    markChallengeUsed(id, expiresAt) {
+      const inserted = db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning().all();
+      return inserted.length > 0;
+    },
+
+    consumeTrialRequest(jti, quota, expiresAt) {
+      const row = db
+        .insert(trialUsage)
+        .values({ jti, used: 1, expiresAt })
+        .onConflictDoUpdate({ target: trialUsage.jti, set: { used: sql`${trialUsage.used} + 1` }, setWhere: lt(trialUsage.used, quota) })
+        .returning({ used: trialUsage.used })
+        .get();
+      return row?.used ?? null;
+    },
+
+    sweepExpired(now, batch) {
+      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, now)).limit(batch);
+      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, now)).limit(batch);
+      return (
+        db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }).all().length +
+        db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }).all().length
+      );
+    },
+  };
+}
