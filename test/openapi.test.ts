@@ -28,7 +28,7 @@ const HIDDEN = [
 const t = createTestApp();
 afterAll(() => t.close());
 
-type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>; requestBody?: any };
+type Operation = { security?: unknown[]; description?: string; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>; requestBody?: any };
 async function openApiDocument() {
   const response = await t.request("/openapi/json");
   expect(response.status).toBe(200);
@@ -61,6 +61,15 @@ describe("the OpenAPI document", () => {
     expect(documented).toEqual([...served(false), ...dataRoutes.map((path) => `HEAD ${path}`)].sort());
     expect(documented.length).toBeGreaterThanOrEqual(15);
     expect(served(true)).toEqual(HIDDEN);
+  });
+
+  test("the detail route's own description is in it, beside the notes", async () => {
+    const { paths } = await openApiDocument();
+    const detail = paths["/v1/foods/{foodNumber}"]!;
+    for (const operation of [detail.get!, detail.head!]) {
+      expect(operation.description).toContain("Sent zstd-compressed (`Content-Encoding: zstd`");
+      expect(operation.description).toContain("Nutrient values are per 100 g of edible portion");
+    }
   });
 
   test("both credential schemes and the session cookie, each on the routes that take it", async () => {

@@ -1,10 +1,16 @@
 import { Elysia, t } from "elysia";
+import { STATE_ERROR } from "../docs/operations";
 import { type CredentialGuard, guardedJson } from "../http/credential-guard";
 import { type DirectRoute, splitUrl } from "../http/direct-routes";
 import { apiError } from "../http/error-catalog";
+import { operation } from "../http/route-table";
 import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
+import { PAGE_SIZE_MAX } from "./search-params";
 import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseNutrientFilter } from "./service";
 import type { CatalogStore } from "./store";
+
+/** What every data route can answer besides its own errors: the guard's and the quota's. */
+const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", STATE_ERROR] as const;
 
 /**
  * The data routes, every one behind the credential guard. They are answered as direct routes (before
@@ -39,25 +45,55 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
     .get("/foods", ({ request }) => search(request, { search: splitUrl(request.url).search }), {
       query: SearchQuery,
       response: { 200: SearchResult },
-      detail: { summary: "Search foods by name and group", tags: ["Catalog"] },
+      detail: operation({
+        summary: "Search foods by name and group",
+        description: `Every term of \`q\` must occur in the name (substring, ignoring case and diacritics). Ordered by relevance with \`q\`, else by food number. \`limit\` is 1 to ${PAGE_SIZE_MAX}.`,
+        tags: ["Catalog"],
+        credential: "apiKeyOrTrial",
+        errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
+        examples: { "200": { items: [{ foodNumber: "01009", name: "Cheese, cheddar" }], total: 37, page: 1, limit: 1 } },
+      }),
     })
     .get("/foods/:foodNumber", ({ request, params }) => detail(request, { search: splitUrl(request.url).search, param: params.foodNumber }), {
       params: t.Object({ foodNumber: t.String() }),
       query: t.Object({ nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204" })) }),
       response: { 200: FoodDetail },
-      detail: {
+      detail: operation({
         summary: "One food with its nutrients, portions and footnotes",
-        description: "Sent zstd-compressed (`Content-Encoding: zstd`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` lists zstd.",
+        description:
+          "Nutrient values are per 100 g of edible portion, in SR order. A 404 counts against the quota too. Sent zstd-compressed (`Content-Encoding: zstd`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` lists zstd.",
         tags: ["Catalog"],
-      },
+        credential: "apiKeyOrTrial",
+        errors: [...DATA_ERRORS, "FOOD_NOT_FOUND"],
+        examples: {
+          "200": {
+            foodNumber: "01001",
+            name: "Butter, salted",
+            group: { code: "0100", name: "Dairy and Egg Products" },
+            nutrients: [{ number: "208", name: "Energy", tag: "ENERC_KCAL", unit: "kcal", value: 717, dataPoints: 0, stdError: null, derivation: { code: "NC", description: "Nutrient that is based on other nutrient/s; calculated rather than analyzed" } }],
+          },
+        },
+      }),
     })
     .get("/food-groups", ({ request }) => groups(request, { search: "" }), {
       response: { 200: FoodGroupList },
-      detail: { summary: "All food groups with their food counts", tags: ["Catalog"] },
+      detail: operation({
+        summary: "All food groups with their food counts",
+        tags: ["Catalog"],
+        credential: "apiKeyOrTrial",
+        errors: DATA_ERRORS,
+        examples: { "200": { items: [{ code: "0100", name: "Dairy and Egg Products", foodCount: 283 }] } },
+      }),
     })
     .get("/nutrients", ({ request }) => nutrients(request, { search: "" }), {
       response: { 200: NutrientList },
-      detail: { summary: "All nutrient definitions in SR order", tags: ["Catalog"] },
+      detail: operation({
+        summary: "All nutrient definitions in SR order",
+        tags: ["Catalog"],
+        credential: "apiKeyOrTrial",
+        errors: DATA_ERRORS,
+        examples: { "200": { items: [{ number: "203", name: "Protein", unit: "g", tag: "PROCNT", decimals: 2, order: 600 }] } },
+      }),
     });
 
   return { direct, documented };

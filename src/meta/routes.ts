@@ -4,6 +4,7 @@ import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
 import type { DirectRoute } from "../http/direct-routes";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
+import { operation } from "../http/route-table";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
@@ -59,8 +60,30 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
         citation:
           "US Department of Agriculture, Agricultural Research Service, Nutrient Data Laboratory. USDA National Nutrient Database for Standard Reference, Release 28. Version Current: September 2015, slightly revised May 2016.",
       }),
-      { response: { 200: MetaResponse }, detail: { summary: "Service, dataset and limits", tags: ["Public"] } },
+      {
+        response: { 200: MetaResponse },
+        detail: operation({
+          summary: "Service, dataset and limits",
+          tags: ["Public"],
+          credential: "none",
+          errors: [],
+          responses: { "200": { description: "Service, dataset counts, the limits in force, licence and citation" } },
+        }),
+      },
     )
-    .get("/healthz", healthz, { detail: { summary: "Health check: both databases answer a query", tags: ["Public"] } });
+    .get("/healthz", healthz, {
+      detail: operation({
+        summary: "Health check: both databases answer a query",
+        tags: ["Public"],
+        credential: "none",
+        errors: [],
+        responses: {
+          "200": { description: "Both databases answer a query", schema: HEALTH_SCHEMA, example: { status: "ok" } },
+          "503": { description: "A database does not answer", schema: HEALTH_SCHEMA, example: { status: "unavailable" } },
+        },
+      }),
+    });
   return { documented, direct };
 }
+
+const HEALTH_SCHEMA = { type: "object", required: ["status"], properties: { status: { enum: ["ok", "unavailable"], type: "string" } } };
