@@ -3,6 +3,7 @@ import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../accounts/sessions";
 import type { RateSpec } from "../config/config";
 import { MAX_BODY_BYTES } from "../http/body";
+import type { DirectRoute } from "../http/direct-routes";
 import { notesOf, type RouteNotes, withoutNotes } from "../http/route-table";
 import { documentedSchema } from "../http/schema";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
@@ -106,8 +107,8 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
       const notes = notesByOperation.get(operationKey(method, path));
       paths[path] ??= {};
       paths[path][method] = describeOperation(method, operation, notes);
-      // The data routes answer HEAD (the dispatcher's copy of the GET): same parameters and statuses, no body.
-      if (method === "get" && notes?.credential === "apiKeyOrTrial") paths[path].head = headOf(paths[path][method]);
+      // A direct route answers HEAD as its GET: same parameters and statuses, no body.
+      if (method === "get" && notes?.head) paths[path].head = headOf(paths[path][method]);
     }
   }
   return {
@@ -183,6 +184,47 @@ const globalRoutes = (app: AnyElysia) => (app as unknown as RouteSource).getGlob
 
 /** `GET /v1/foods/{foodNumber}`: an operation as the document names it, from Elysia's `get` and `/v1/foods/:foodNumber`. */
 const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:([^/]+)/g, "{$1}")}`;
+
+/** What an app serves: the dispatcher's routes (each for GET and HEAD), and the app's Elysia routes. */
+export interface ServedRoutes {
+  direct: readonly DirectRoute[];
+  elysia: AnyElysia;
+}
+
+/**
+ * Every operation `served` answers as an API (`GET /v1/foods/{foodNumber}`), sorted: the direct routes'
+ * GET and HEAD, and every Elysia route but those marked `detail.hide` (pages, their files, the document).
+ */
+export function servedOperations(served: ServedRoutes): string[] {
+  const direct = served.direct.flatMap(({ path, param }) => {
+    const template = param === undefined ? path : `${path}/{${param}}`;
+    return [`GET ${template}`, `HEAD ${template}`];
+  });
+  const elysia = globalRoutes(served.elysia)
+    .filter((route) => !route.hooks.detail?.hide)
+    .map((route) => operationKey(route.method, route.path));
+  return [...new Set([...direct, ...elysia])].sort();
+}
+
+/** Every operation in `document`, sorted, as `servedOperations` names them. */
+export function documentedOperations(document: Json): string[] {
+  return Object.entries(document.paths as Json)
+    .flatMap(([path, item]) => Object.keys(item as Json).map((method) => operationKey(method, path)))
+    .sort();
+}
+
+/**
+ * The operations `served` answers that `document` does not describe: missing from it (a route given to
+ * the dispatcher alone), or there only as generated, without its notes (no credential, no errors; with
+ * notes an operation always has `security`, if only `[]`). Empty for a sound app.
+ */
+export function undocumentedOperations(served: ServedRoutes, document: Json): string[] {
+  const described = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths as Json)) {
+    for (const [method, operation] of Object.entries(item as Json)) if (Array.isArray(operation.security)) described.add(operationKey(method, path));
+  }
+  return servedOperations(served).filter((operation) => !described.has(operation));
+}
 
 function describeOperation(method: string, operation: Json, notes: RouteNotes | undefined): Json {
   const described: Json = { ...operation };

@@ -2,9 +2,8 @@ import { Elysia } from "elysia";
 import type { Config } from "../config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
-import type { DirectRoute } from "../http/direct-routes";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
-import { operation } from "../http/route-table";
+import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../http/route-table";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
@@ -30,7 +29,20 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
     }
     return answer("unavailable");
   };
-  const direct: DirectRoute[] = [{ path: "/healthz", handle: healthz }];
+  const fast: DirectRouteSpec[] = [
+    {
+      path: "/healthz",
+      summary: "Health check: both databases answer a query",
+      tags: ["Public"],
+      credential: "none",
+      errors: [],
+      responses: {
+        "200": { description: "Both databases answer a query", schema: HEALTH_SCHEMA, example: { status: "ok" } },
+        "503": { description: "A database does not answer", schema: HEALTH_SCHEMA, example: { status: "unavailable" } },
+      },
+      handle: healthz,
+    },
+  ];
   const documented = new Elysia()
     .get(
       "/v1/meta",
@@ -70,20 +82,8 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
           responses: { "200": { description: "Service, dataset counts, the limits in force, licence and citation" } },
         }),
       },
-    )
-    .get("/healthz", healthz, {
-      detail: operation({
-        summary: "Health check: both databases answer a query",
-        tags: ["Public"],
-        credential: "none",
-        errors: [],
-        responses: {
-          "200": { description: "Both databases answer a query", schema: HEALTH_SCHEMA, example: { status: "ok" } },
-          "503": { description: "A database does not answer", schema: HEALTH_SCHEMA, example: { status: "unavailable" } },
-        },
-      }),
-    });
-  return { documented, direct };
+    );
+  return { documented: mountRoutes(documented, fast), direct: directRoutes(fast) };
 }
 
 const HEALTH_SCHEMA = { type: "object", required: ["status"], properties: { status: { enum: ["ok", "unavailable"], type: "string" } } };
