@@ -47,18 +47,18 @@ describe("the request path over stores that answer with promises", () => {
     const signUp = await t.request("/api/auth/sign-up/email", jsonPost({ email: "async@example.com", password: "password123", name: "A" }, ip(1)));
     expect(signUp.status).toBe(200);
     const cookie = sessionCookie(signUp);
-    const session = await (await t.request("/api/auth/get-session", { headers: { cookie } })).json();
+    const session = (await (await t.request("/api/auth/get-session", { headers: { cookie } })).json()) as { user: { email: string } };
     expect(session.user.email).toBe("async@example.com");
 
     const issued = await t.request("/v1/keys", jsonPost({ name: "laptop" }, { cookie }));
     expect(issued.status).toBe(201);
-    const { id, key } = await issued.json();
-    const listed = await (await t.request("/v1/keys", { headers: { cookie } })).json();
-    expect(listed.items.map((k: { id: string }) => k.id)).toEqual([id]);
+    const { id, key } = (await issued.json()) as { id: string; key: string };
+    const listed = (await (await t.request("/v1/keys", { headers: { cookie } })).json()) as { items: { id: string }[] };
+    expect(listed.items.map((k) => k.id)).toEqual([id]);
 
     const search = await t.request("/v1/foods?q=cheddar&limit=1", { headers: { "x-api-key": key } });
     expect(search.status).toBe(200);
-    expect((await search.json()).items[0].name).toContain("heddar");
+    expect(((await search.json()) as { items: { name: string }[] }).items[0]!.name).toContain("heddar");
     expect(search.headers.get("ratelimit")).toBe('"free";r=4;t=60');
     const head = await t.request("/v1/foods/01009", { method: "HEAD", headers: { "x-api-key": key } });
     expect(head.status).toBe(200);
@@ -101,7 +101,7 @@ describe("the request path over stores that answer with promises", () => {
       // A new key is looked up in the store (a write follows: lastUsedAt), which now refuses writes.
       const refused = await t.request("/v1/foods?q=egg", { headers: { "x-api-key": key } });
       expect(refused.status).toBe(503);
-      expect((await refused.json()).code).toBe("SERVICE_UNAVAILABLE");
+      expect(((await refused.json()) as { code: string }).code).toBe("SERVICE_UNAVAILABLE");
       expect((await t.request("/healthz")).status).toBe(503);
     } finally {
       t.state.sqlite.run("PRAGMA query_only = OFF");

@@ -1,16 +1,20 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { validate } from "@scalar/openapi-parser";
+import { Elysia } from "elysia";
 import { EMAIL_MAX_LENGTH } from "../src/accounts/email";
 import { USER_NAME_MAX_LENGTH } from "../src/accounts/model";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../src/accounts/passwords";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../src/catalog/search-params";
+import { documentedOperations, servedOperations, undocumentedOperations } from "../src/docs/openapi";
+import { createDispatcher } from "../src/http/direct-routes";
 import { KEY_NAME_MAX_LENGTH } from "../src/keys/service";
 import { createTestApp } from "./helpers/test-app";
 
 /**
- * The OpenAPI document at /openapi/json. The rule for what it covers: every route the app serves, except
- * those marked `detail: { hide: true }`, which are the pages and their files (`/`, `/assets/*`, `/docs`,
- * `/docs/*`) and the document itself. Each of those is listed below, so nothing else can hide.
+ * The OpenAPI document at /openapi/json. The rule for what it covers: every route the app serves, the
+ * direct routes (answered before Elysia, for GET and HEAD) and Elysia's, except those marked
+ * `detail: { hide: true }`, which are the pages and their files (`/`, `/assets/*`, `/docs`, `/docs/*`) and
+ * the document itself. Each of those is listed below, so nothing else can hide.
  */
 const HIDDEN = [
   "GET /",
@@ -28,7 +32,7 @@ const HIDDEN = [
 const t = await createTestApp();
 afterAll(() => t.close());
 
-type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>; requestBody?: any };
+type Operation = { security?: unknown[]; description?: string; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>; requestBody?: any };
 async function openApiDocument() {
   const response = await t.request("/openapi/json");
   expect(response.status).toBe(200);
@@ -51,16 +55,38 @@ describe("the OpenAPI document", () => {
     expect(result.valid).toBe(true);
   });
 
-  test("every served API route is in it, and every operation in it is a served route", async () => {
+  test("every served API operation is in it, with its notes, and every operation in it is served", async () => {
     const document = await openApiDocument();
-    const documented = Object.entries(document.paths)
-      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
-      .sort();
-    // Elysia answers HEAD for every GET; the document shows it for the data routes, where it is an API.
-    const dataRoutes = ["/v1/foods", "/v1/foods/{foodNumber}", "/v1/food-groups", "/v1/nutrients"];
-    expect(documented).toEqual([...served(false), ...dataRoutes.map((path) => `HEAD ${path}`)].sort());
-    expect(documented.length).toBeGreaterThanOrEqual(15);
+    expect(undocumentedOperations(t.app, document)).toEqual([]);
+    expect(documentedOperations(document)).toEqual(servedOperations(t.app));
+    // The direct routes: each answers GET and HEAD, and is mounted on Elysia too (for its other methods).
+    const direct = ["/healthz", "/v1/foods", "/v1/foods/{foodNumber}", "/v1/food-groups", "/v1/nutrients"];
+    expect(servedOperations({ direct: t.app.direct, elysia: new Elysia() })).toEqual(direct.flatMap((path) => [`GET ${path}`, `HEAD ${path}`]).sort());
+    expect(served(false)).toEqual(expect.arrayContaining(direct.map((path) => `GET ${path}`)));
+    expect(documentedOperations(document).length).toBeGreaterThanOrEqual(20);
     expect(served(true)).toEqual(HIDDEN);
+  });
+
+  test("a route given to the dispatcher alone, bypassing the route table, is reported undocumented", async () => {
+    const document = await openApiDocument();
+    const dispatcher = createDispatcher(
+      [...t.app.direct, { path: "/v1/recipes", param: "id", handle: () => new Response("{}") }],
+      t.app.elysia.handle,
+      () => {
+        throw new Error("unused");
+      },
+    );
+    expect((await dispatcher.handle(new Request("http://x/v1/recipes/1"))).status).toBe(200);
+    expect(undocumentedOperations({ direct: dispatcher.routes, elysia: t.app.elysia }, document)).toEqual(["GET /v1/recipes/{id}", "HEAD /v1/recipes/{id}"]);
+  });
+
+  test("the detail route's own description is in it, beside the notes", async () => {
+    const { paths } = await openApiDocument();
+    const detail = paths["/v1/foods/{foodNumber}"]!;
+    for (const operation of [detail.get!, detail.head!]) {
+      expect(operation.description).toContain("Sent zstd-compressed (`Content-Encoding: zstd`");
+      expect(operation.description).toContain("Nutrient values are per 100 g of edible portion");
+    }
   });
 
   test("both credential schemes and the session cookie, each on the routes that take it", async () => {

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/config";
+import { STATE_ERROR } from "../docs/operations";
 import { JSON_CONTENT_TYPE, NO_STORE } from "../http/errors";
 import { originCheck } from "../http/origin-check";
+import { operation } from "../http/route-table";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";
@@ -20,6 +22,19 @@ export interface AuthRouteDeps extends SessionDeps {
 
 /** Written out here, not left to Elysia, which would answer `null` with an empty body. */
 const sessionAnswer = (body: typeof GetSessionResponse.static) => new Response(JSON.stringify(body), { headers: { "content-type": JSON_CONTENT_TYPE } });
+/** What sign-up and sign-in can answer besides their own errors: the body, the origin, the IP limit. */
+const AUTH_ERRORS = ["VALIDATION_ERROR", "INVALID_ORIGIN", "TOO_MANY_REQUESTS", STATE_ERROR] as const;
+
+const user = {
+  id: "usr_7Qp2Xw9LmZk4",
+  email: "you@example.com",
+  name: "You",
+  emailVerified: false,
+  image: null,
+  createdAt: "2026-01-05T10:00:00.000Z",
+  updatedAt: "2026-01-05T10:00:00.000Z",
+};
+const session = { id: "ses_3hV8rTq1Nc5y", userId: user.id, expiresAt: "2026-01-12T10:00:00.000Z", createdAt: user.createdAt, updatedAt: user.createdAt };
 
 /** `/api/auth/*`: sign-up, sign-in, get-session and sign-out with Better Auth's shapes. */
 export function authRoutes(deps: AuthRouteDeps) {
@@ -44,7 +59,16 @@ export function authRoutes(deps: AuthRouteDeps) {
       {
         body: SignUpBody,
         response: { 200: SignUpResponse },
-        detail: { summary: "Create an account; the caller is signed in", tags: ["Accounts"] },
+        detail: operation({
+          summary: "Create an account; the caller is signed in",
+          description: "Creates the account and signs it in: the response sets the session cookie.",
+          tags: ["Accounts"],
+          credential: "none",
+          errors: [...AUTH_ERRORS, "INVALID_EMAIL", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"],
+          requestExample: { email: "you@example.com", password: "a long password", name: "You" },
+          examples: { "200": { token: "<session token>", user } },
+          setsCookie: true,
+        }),
       },
     )
     .post(
@@ -60,7 +84,16 @@ export function authRoutes(deps: AuthRouteDeps) {
       {
         body: SignInBody,
         response: { 200: SignInResponse },
-        detail: { summary: "Sign in with e-mail and password", tags: ["Accounts"] },
+        detail: operation({
+          summary: "Sign in with e-mail and password",
+          description: "An unknown e-mail and a wrong password get the same 401. `rememberMe: false` makes the cookie end with the browser session.",
+          tags: ["Accounts"],
+          credential: "none",
+          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD"],
+          requestExample: { email: "you@example.com", password: "a long password" },
+          examples: { "200": { redirect: false, token: "<session token>", user } },
+          setsCookie: true,
+        }),
       },
     );
 
@@ -78,7 +111,14 @@ export function authRoutes(deps: AuthRouteDeps) {
       },
       {
         response: { 200: GetSessionResponse },
-        detail: { summary: "The current session and user, or null", tags: ["Accounts"] },
+        detail: operation({
+          summary: "The current session and user, or null",
+          description: "Answers 200 `null` without a valid session.",
+          tags: ["Accounts"],
+          credential: "optionalSession",
+          errors: [STATE_ERROR],
+          examples: { "200": { session, user } },
+        }),
       },
     )
     .post(
@@ -89,6 +129,22 @@ export function authRoutes(deps: AuthRouteDeps) {
         clearSessionCookie(cookie, { secure: secureCookies });
         return { success: true };
       },
-      { detail: { summary: "End the session (server-side) and clear the cookie", tags: ["Accounts"] } },
+      {
+        detail: operation({
+          summary: "End the session (server-side) and clear the cookie",
+          description: "Deletes the session server-side and clears the cookie. Idempotent: 200 without a session too.",
+          tags: ["Accounts"],
+          credential: "optionalSession",
+          errors: ["INVALID_ORIGIN", STATE_ERROR],
+          responses: {
+            "200": {
+              description: "Signed out",
+              schema: { type: "object", required: ["success"], properties: { success: { const: true, type: "boolean" } } },
+              example: { success: true },
+            },
+          },
+          setsCookie: true,
+        }),
+      },
     );
 }

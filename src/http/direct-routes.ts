@@ -8,7 +8,8 @@ import { errorResponse } from "./errors";
  * merging) cost more than a cached answer itself, so `GET`s and `HEAD`s of the paths listed here go straight
  * to a plain `(request, target) => Response` handler. Every other request, and these paths with any other
  * method, falls through to the Elysia app, where the same routes are also mounted with their schemas (for
- * the OpenAPI document), calling the same handlers.
+ * the OpenAPI document), calling the same handlers. Both are made from one declaration, a `DirectRouteSpec`
+ * (route-table.ts).
  */
 /** What a handler needs of the URL once the route is matched. */
 export interface RequestTarget {
@@ -24,19 +25,26 @@ export type DirectHandler = (request: Request, target: RequestTarget) => Respons
 export interface DirectRoute {
   /** `/v1/foods`; with `param`, the prefix of `/v1/foods/{param}`. */
   readonly path: string;
-  readonly param?: boolean;
+  /** The name of the last path segment's parameter (`foodNumber`), for the document and its check. */
+  readonly param?: string;
   readonly handle: DirectHandler;
 }
 
 export type Handle = (request: Request) => Response | Promise<Response>;
 
-export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, toApiError: ErrorMapper): Handle {
+/** `routes`: what `handle` answers itself, so that a check can hold them to the document. */
+export interface Dispatcher {
+  readonly handle: Handle;
+  readonly routes: readonly DirectRoute[];
+}
+
+export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, toApiError: ErrorMapper): Dispatcher {
   const exact = new Map<string, DirectHandler>();
   const withParam = new Map<string, DirectHandler>();
   for (const route of routes) (route.param ? withParam : exact).set(route.path, route.handle);
   const failed = (error: unknown) => errorResponse(toApiError(error));
 
-  return (request) => {
+  const handle: Handle = (request) => {
     const head = request.method === "HEAD";
     if (request.method !== "GET" && !head) return fallback(request);
     const { path: rawPath, search } = splitUrl(request.url);
@@ -60,6 +68,7 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
     if (response instanceof Promise) return response.catch(failed).then((settled) => (head ? headersOnly(settled) : settled));
     return head ? headersOnly(response) : response;
   };
+  return { handle, routes };
 }
 
 /** HEAD is answered here too, as GET without the body: the same guard, quota and status. */

@@ -3,15 +3,21 @@ import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
 import { apiError, tooManyRequests } from "../http/error-catalog";
 import { NO_STORE } from "../http/errors";
 import type { RateSpec } from "../config/config";
+import { STATE_ERROR } from "../docs/operations";
 import type { Limiter } from "../limits/limiter";
 import { parseName } from "../security/text";
 import { originCheck } from "../http/origin-check";
+import { operation } from "../http/route-table";
 import { CreateKeyBody, IssuedKey, KeyList, type ListedKey } from "./model";
 import type { ActiveKeys } from "./active-keys";
-import { issueKey, KEY_NAME_MAX_LENGTH } from "./service";
+import { issueKey, KEY_NAME_MAX_LENGTH, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
 import type { ApiKey, KeyStore } from "./store";
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What every state-changing key route can answer: no session, another site's origin, the store. */
+const KEY_ERRORS = ["SESSION_REQUIRED", "INVALID_ORIGIN", STATE_ERROR] as const;
+const keyFields = { id: "key_9Rf2WmQ8sTx1", name: "laptop", keyPrefix: "fnk_5Hq2Zr8W", tier: "free", createdAt: "2026-01-05T10:01:00.000Z" };
 
 function toListedKey(key: ApiKey): ListedKey {
   return {
@@ -51,11 +57,29 @@ export function keyRoutes(
         const { lastUsedAt: _unused, ...listed } = toListedKey(result.key);
         return { ...listed, key: result.key.key };
       },
-      { body: CreateKeyBody, response: { 201: IssuedKey }, detail: { summary: "Issue an API key (shown once)", tags: ["API keys"] } },
+      {
+        body: CreateKeyBody,
+        response: { 201: IssuedKey },
+        detail: operation({
+          summary: "Issue an API key (shown once)",
+          description: `The plaintext \`key\` is in this response only: it is stored as a hash and cannot be shown again. At most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys per account, and a limit on keys issued per hour. Without a session: 401, whatever the body.`,
+          tags: ["API keys"],
+          credential: "session",
+          errors: [...KEY_ERRORS, "VALIDATION_ERROR", "KEY_LIMIT_REACHED", "KEY_ISSUE_LIMITED"],
+          requestExample: { name: "laptop" },
+          examples: { "201": { ...keyFields, key: "fnk_5Hq2Zr8WbN3xK7mPq4Ls9Td2Vf6Yg1Hc8Jr" } },
+        }),
+      },
     )
     .get("", async ({ account }) => ({ items: (await keys.listActive(account.user.id)).map(toListedKey) }), {
       response: { 200: KeyList },
-      detail: { summary: "The caller's active keys, newest first, without plaintext", tags: ["API keys"] },
+      detail: operation({
+        summary: "The caller's active keys, newest first, without plaintext",
+        tags: ["API keys"],
+        credential: "session",
+        errors: ["SESSION_REQUIRED", STATE_ERROR],
+        examples: { "200": { items: [{ ...keyFields, lastUsedAt: null }] } },
+      }),
     })
     .delete(
       "/:id",
@@ -65,6 +89,16 @@ export function keyRoutes(
         }
         return new Response(null, { status: 204 });
       },
-      { params: t.Object({ id: t.String() }), detail: { summary: "Revoke one of the caller's keys", tags: ["API keys"] } },
+      {
+        params: t.Object({ id: t.String() }),
+        detail: operation({
+          summary: "Revoke one of the caller's keys",
+          description: "The key stops working on the next request. Another account's key, an unknown or an already revoked one: 404.",
+          tags: ["API keys"],
+          credential: "session",
+          errors: [...KEY_ERRORS, "KEY_NOT_FOUND"],
+          responses: { "204": { description: "Revoked" } },
+        }),
+      },
     );
 }

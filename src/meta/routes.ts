@@ -2,9 +2,9 @@ import { Elysia } from "elysia";
 import type { Config } from "../config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
-import type { DirectRoute } from "../http/direct-routes";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
 import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../http/route-table";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";
@@ -32,7 +32,20 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
       return unavailable();
     }
   };
-  const direct: DirectRoute[] = [{ path: "/healthz", handle: healthz }];
+  const fast: DirectRouteSpec[] = [
+    {
+      path: "/healthz",
+      summary: "Health check: both databases answer a query",
+      tags: ["Public"],
+      credential: "none",
+      errors: [],
+      responses: {
+        "200": { description: "Both databases answer a query", schema: HEALTH_SCHEMA, example: { status: "ok" } },
+        "503": { description: "A database does not answer", schema: HEALTH_SCHEMA, example: { status: "unavailable" } },
+      },
+      handle: healthz,
+    },
+  ];
   const documented = new Elysia()
     .get(
       "/v1/meta",
@@ -62,8 +75,18 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
         citation:
           "US Department of Agriculture, Agricultural Research Service, Nutrient Data Laboratory. USDA National Nutrient Database for Standard Reference, Release 28. Version Current: September 2015, slightly revised May 2016.",
       }),
-      { response: { 200: MetaResponse }, detail: { summary: "Service, dataset and limits", tags: ["Public"] } },
-    )
-    .get("/healthz", healthz, { detail: { summary: "Health check: both databases answer a query", tags: ["Public"] } });
-  return { documented, direct };
+      {
+        response: { 200: MetaResponse },
+        detail: operation({
+          summary: "Service, dataset and limits",
+          tags: ["Public"],
+          credential: "none",
+          errors: [],
+          responses: { "200": { description: "Service, dataset counts, the limits in force, licence and citation" } },
+        }),
+      },
+    );
+  return { documented: mountRoutes(documented, fast), direct: directRoutes(fast) };
 }
+
+const HEALTH_SCHEMA = { type: "object", required: ["status"], properties: { status: { enum: ["ok", "unavailable"], type: "string" } } };

@@ -1,10 +1,13 @@
 import { Elysia, t } from "elysia";
 import type { Config } from "../config/config";
+import { STATE_ERROR, TRIAL_ALLOWANCE } from "../docs/operations";
 import { clientIpOf } from "../http/client-ip";
 import { NO_STORE } from "../http/errors";
+import { operation } from "../http/route-table";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
-import { newChallenge } from "./challenge";
+import { CHALLENGE_LIFETIME_SECONDS, newChallenge } from "./challenge";
+import { TrialChallenge } from "./model";
 import { redeemChallenge, type TrialDeps } from "./service";
 
 const TrialTokenResponse = t.Object({
@@ -26,7 +29,19 @@ export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter
           Object.assign(set.headers, NO_STORE);
           return newChallenge(deps.secrets.challenge, deps.clock);
         },
-        { detail: { summary: "A signed ALTCHA proof-of-work challenge (expires in 10 minutes)", tags: ["Trial"] } },
+        {
+          detail: operation({
+            summary: `A signed ALTCHA proof-of-work challenge (expires in ${CHALLENGE_LIFETIME_SECONDS / 60} minutes)`,
+            description: `Solve it in the browser with the ALTCHA widget (\`<altcha-widget challenge="/v1/trial-challenge">\`); its payload is the \`challengeToken\` of \`POST /v1/trial-token\`. Expires after ${CHALLENGE_LIFETIME_SECONDS / 60} minutes. Not served when Turnstile is configured.`,
+            tags: ["Trial"],
+            credential: "none",
+            errors: ["TOO_MANY_REQUESTS", STATE_ERROR],
+            responses: {
+              // Not the route's response schema: Elysia would re-shape the signed object it returns.
+              "200": { description: "An ALTCHA v2 challenge, signed; `Cache-Control: no-store`", schema: TrialChallenge },
+            },
+          }),
+        },
       );
   return withChallenge.post(
     "/trial-token",
@@ -39,7 +54,15 @@ export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter
     {
       body: t.Object({ challengeToken: t.String({ description: "The solved widget's payload" }) }),
       response: { 201: TrialTokenResponse },
-      detail: { summary: "Exchange a solved bot challenge for a trial token", tags: ["Trial"] },
+      detail: operation({
+        summary: "Exchange a solved bot challenge for a trial token",
+        description: `Each solved challenge is accepted once. The token is good for ${TRIAL_ALLOWANCE}.`,
+        tags: ["Trial"],
+        credential: "none",
+        errors: ["VALIDATION_ERROR", "CHALLENGE_FAILED", "TOO_MANY_REQUESTS", "CHALLENGE_UNAVAILABLE", STATE_ERROR],
+        requestExample: { challengeToken: "<the widget's payload>" },
+        examples: { "201": { token: "eyJqdGkiOiJ0cmlhbF8... .3pSQ13yW...", expiresAt: "2026-01-06T10:00:00.000Z" } },
+      }),
     },
   );
 }
