@@ -56,7 +56,9 @@ export async function createFoodApi(deps: AppDeps) {
     store: trialStore,
     clock,
     secrets: await loadTrialSecrets(trialStore, config),
-    turnstile: config.turnstileSecretKey ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl } : undefined,
+    turnstile: config.turnstileSecretKey
+      ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl, timeoutMs: config.turnstileTimeoutMs }
+      : undefined,
   };
   const allowedOrigins = allowedOriginsFor(config.baseUrl, config.trustedOrigins);
   const secureCookies = config.baseUrl.protocol === "https:";

@@ -37,7 +37,7 @@ describe("arguments", () => {
     for (const flag of ["-v", "--version"]) expect(runBinary([flag]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+\n$/);
     const overall = runBinary(["help"]);
     expect(overall.exitCode).toBe(0);
-    for (const name of ["--port", "--key-issue-limit", "FOODAPI_TRIAL_SECRET", "TURNSTILE_SECRET_KEY", "TURNSTILE_VERIFY_URL", "foodapi import", "foodapi keys"]) {
+    for (const name of ["--port", "--key-issue-limit", "FOODAPI_TRIAL_SECRET", "TURNSTILE_SECRET_KEY", "TURNSTILE_VERIFY_URL", "--turnstile-timeout-ms", "foodapi import", "foodapi keys"]) {
       expect(overall.stdout).toContain(name);
     }
     expect(runBinary(["-h"]).stdout).toBe(overall.stdout);
@@ -52,6 +52,11 @@ describe("start-up failures: one line naming the setting and what to do", () => 
   test("a host that is not an address (exit 2), whether by syntax or at bind time", () => {
     oneLine(runBinary(["serve", "--port", "0", "--host", "999.1.1.1"]), 2, "--host", "999.1.1.1");
     oneLine(runBinary(["serve", "--port", "0", "--workers", "1", "--host", "example.invalid"]), 2, "--host", "example.invalid");
+  });
+
+  test("a Turnstile timeout that is not a number of milliseconds (exit 2), as a flag or a variable", () => {
+    oneLine(runBinary(["serve", "--port", "0", "--turnstile-timeout-ms", "0"]), 2, "--turnstile-timeout-ms", "'0'", "1-60000");
+    oneLine(runBinary(["serve", "--port", "0"], { env: { FOODAPI_TURNSTILE_TIMEOUT_MS: "5s" } }), 2, "FOODAPI_TURNSTILE_TIMEOUT_MS", "'5s'");
   });
 
   test("a port another program holds (exit 1)", () => {

@@ -15,6 +15,7 @@ describe("config", () => {
     expect(config.freeLimit).toEqual({ limit: 1000, windowSeconds: 3600 });
     expect(config.authLimit).toEqual({ limit: 10, windowSeconds: 60 });
     expect(config.trialIpLimit).toEqual({ limit: 10, windowSeconds: 3600 });
+    expect(config.turnstileTimeoutMs).toBe(5000);
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -24,6 +25,8 @@ describe("config", () => {
     expect(load(["--port=5001"], { PORT: "4000" }).port).toBe(5001);
     expect(load([], { FOODAPI_FREE_LIMIT: "5/1m" }).freeLimit).toEqual({ limit: 5, windowSeconds: 60 });
     expect(load(["--client-ip-header", ""], { FOODAPI_CLIENT_IP_HEADER: "x-real-ip" }).clientIpHeader).toBeNull();
+    expect(load([], { FOODAPI_TURNSTILE_TIMEOUT_MS: "300" }).turnstileTimeoutMs).toBe(300);
+    expect(load(["--turnstile-timeout-ms", "60000"], { FOODAPI_TURNSTILE_TIMEOUT_MS: "300" }).turnstileTimeoutMs).toBe(60000);
   });
 
   test("rate specs", () => {
@@ -40,6 +43,9 @@ describe("config", () => {
     [["--base-url", "not a url"], {}, "--base-url"],
     [["--trusted-origins", "https://ok.example,ftp://bad"], {}, "--trusted-origins"],
     [[], { FOODAPI_TRIAL_SECRET: "short" }, "FOODAPI_TRIAL_SECRET"],
+    [["--turnstile-timeout-ms", "0"], {}, "--turnstile-timeout-ms"],
+    [["--turnstile-timeout-ms", "60001"], {}, "--turnstile-timeout-ms"],
+    [[], { FOODAPI_TURNSTILE_TIMEOUT_MS: "5s" }, "FOODAPI_TURNSTILE_TIMEOUT_MS"],
   ];
   for (const [argv, env, setting] of invalid) {
     test(`an invalid ${setting} is a ConfigError naming it`, () => {

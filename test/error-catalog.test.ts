@@ -83,7 +83,7 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
 };
 
 /**
- * CHALLENGE_UNAVAILABLE needs a Turnstile verifier that hangs for 5 s: checked against ERRORS in
+ * CHALLENGE_UNAVAILABLE needs a Turnstile verifier that does not answer: checked against ERRORS in
  * test/trial-binary.test.ts. INTERNAL_ERROR is a bug: nothing should provoke it (the fuzz test checks none does).
  */
 const NOT_PROVOKED_HERE: ErrorName[] = ["CHALLENGE_UNAVAILABLE", "INTERNAL_ERROR"];

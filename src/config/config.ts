@@ -31,6 +31,8 @@ export interface Config {
   readonly trialSecret: string | undefined;
   readonly turnstileSecretKey: string | undefined;
   readonly turnstileVerifyUrl: string;
+  /** How long a trial-token request waits for Turnstile's siteverify before it is 503 CHALLENGE_UNAVAILABLE. */
+  readonly turnstileTimeoutMs: number;
   /** A catalog database file to serve instead of the one embedded in the binary. */
   readonly catalogPath: string | undefined;
   /** Where the embedded catalog is expanded once and read from (shared by every data directory and worker). */
@@ -87,6 +89,13 @@ function parsePort(text: string, setting: string): number {
   return Number(text);
 }
 
+function parseMilliseconds(text: string, setting: string, max: number): number {
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1 || Number(text) > max) {
+    throw new ConfigError(setting, `'${text}' is not a number of milliseconds (1-${max})`);
+  }
+  return Number(text);
+}
+
 function parseOrigin(text: string, setting: string): string {
   let url: URL;
   try {
@@ -134,6 +143,9 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     throw new ConfigError("FOODAPI_TRIAL_SECRET", "must be at least 32 characters");
   }
 
+  const turnstileTimeoutIn = get("turnstileTimeoutMs");
+  const turnstileTimeoutMs = parseMilliseconds(turnstileTimeoutIn?.value ?? SETTINGS.turnstileTimeoutMs.shown, turnstileTimeoutIn?.name ?? "--turnstile-timeout-ms", 60_000);
+
   const catalogIn = get("catalog");
   const cacheHome = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
   const cacheDir = resolve(get("cacheDir")?.value || (cacheHome ? join(cacheHome, "foodapi") : join(dataDir, "cache")));
@@ -160,6 +172,7 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     turnstileVerifyUrl: turnstileUrlIn
       ? parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value
       : "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+    turnstileTimeoutMs,
     catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
     cacheDir,
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),

@@ -27,6 +27,7 @@ export const SETTINGS = {
   trialSecret: { flag: null, env: "FOODAPI_TRIAL_SECRET", shown: "generated once", help: "signs trial tokens (at least 32 characters); kept in the data directory if unset" },
   turnstileSecretKey: { flag: null, env: "TURNSTILE_SECRET_KEY", shown: "unset: ALTCHA", help: "verify trial challenges with Cloudflare Turnstile instead" },
   turnstileVerifyUrl: { flag: null, env: "TURNSTILE_VERIFY_URL", shown: "Cloudflare's siteverify", help: "Turnstile's siteverify URL" },
+  turnstileTimeoutMs: { flag: "turnstile-timeout-ms", env: "FOODAPI_TURNSTILE_TIMEOUT_MS", shown: "5000", help: "ms to wait for Turnstile's siteverify, then 503 (1-60000)" },
 } as const satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;

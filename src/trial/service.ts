@@ -26,14 +26,15 @@ export interface TrialDeps {
   store: TrialStore;
   clock: Clock;
   secrets: TrialSecrets;
-  turnstile: { secretKey: string; verifyUrl: string } | undefined;
+  turnstile: { secretKey: string; verifyUrl: string; timeoutMs: number } | undefined;
 }
 
 
 /** Exchanges a solved bot challenge for a trial token. Each solution is accepted once. */
 export async function redeemChallenge(deps: TrialDeps, challengeToken: string, clientIp: string): Promise<{ token: string; expiresAt: string }> {
   if (deps.turnstile) {
-    const result = await verifyTurnstile({ url: deps.turnstile.verifyUrl, secret: deps.turnstile.secretKey, token: challengeToken, remoteIp: clientIp });
+    const { verifyUrl, secretKey, timeoutMs } = deps.turnstile;
+    const result = await verifyTurnstile({ url: verifyUrl, secret: secretKey, token: challengeToken, remoteIp: clientIp, timeoutMs });
     if (result === "unavailable") {
       throw apiError("CHALLENGE_UNAVAILABLE");
     }

@@ -1,6 +1,6 @@
 /**
  * Cloudflare Turnstile's siteverify, for operators who configure TURNSTILE_SECRET_KEY instead of ALTCHA.
- * A verifier that does not answer in time is "unavailable", never a hang.
+ * A verifier that does not answer within `timeoutMs` (--turnstile-timeout-ms) is "unavailable", never a hang.
  */
 export type TurnstileResult = "ok" | "failed" | "unavailable";
 
@@ -9,7 +9,7 @@ export async function verifyTurnstile(options: {
   secret: string;
   token: string;
   remoteIp: string;
-  timeoutMs?: number;
+  timeoutMs: number;
 }): Promise<TurnstileResult> {
   const form = new URLSearchParams({ secret: options.secret, response: options.token });
   if (options.remoteIp !== "unknown" && !options.remoteIp.includes("/")) form.set("remoteip", options.remoteIp);
@@ -17,7 +17,7 @@ export async function verifyTurnstile(options: {
     const response = await fetch(options.url, {
       method: "POST",
       body: form,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      signal: AbortSignal.timeout(options.timeoutMs),
     });
     if (!response.ok) return "unavailable";
     const body = (await response.json()) as { success?: unknown };
