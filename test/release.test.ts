@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
+import { forgetChild, trackChild } from "./helpers/hygiene";
 import { jsonPost } from "./helpers/http";
+import { spawnListening } from "./helpers/listening";
 import { ROOT } from "./helpers/paths";
 
 /**
@@ -112,16 +114,10 @@ async function exercise(command: string[], options: { startTimeoutMs: number; se
 
   const version = run(["version"]);
   expect(version.stdout.toString()).toBe(`foodapi ${VERSION}\n`);
-  const child = Bun.spawn([...command, "serve", "--host", "127.0.0.1", "--port", "0", ...dirs, ...(options.serveArgs ?? [])], {
-    cwd, env, stdin: "ignore", stdout: "ignore", stderr: "pipe",
+  const { child, url, stderr } = await spawnListening([...command, "serve", "--host", "127.0.0.1", "--port", "0", ...dirs, ...(options.serveArgs ?? [])], {
+    cwd, env, stdout: "ignore", timeoutMs: options.startTimeoutMs, what: "the release binary", track: trackChild,
   });
-  let stderr = "";
-  const stderrDone = (async () => {
-    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
-  })();
   try {
-    const url = await waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], options.startTimeoutMs, () => child.exitCode !== null);
-    if (!url) throw new Error(`server did not start: ${stderr}`);
     expect(readdirSync(join(cwd, "cache")).filter((f) => f.endsWith(".sqlite"))).toHaveLength(1);
     // A key in the data directory the server made.
     const created = run(["keys", "create", "--email", "release@example.com", "--name", "release", "--data-dir", join(cwd, "data")]);
@@ -148,20 +144,11 @@ async function exercise(command: string[], options: { startTimeoutMs: number; se
   } finally {
     child.kill("SIGTERM");
     const code = await child.exited;
-    await stderrDone;
+    forgetChild(child);
+    await stderr.done;
     expect(code).toBe(0);
-    expect(stderr).toContain("stopped");
+    expect(stderr.text()).toContain("stopped");
     expect(existsSync(join(cwd, "data"))).toBe(true);
     expect(statSync(join(cwd, "cache")).isDirectory()).toBe(true);
   }
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number, gaveUp: () => boolean): Promise<T | undefined> {
-  const started = performance.now();
-  while (performance.now() - started < timeoutMs && !gaveUp()) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await Bun.sleep(20);
-  }
-  return probe();
 }

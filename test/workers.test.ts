@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { obtainTrialToken } from "./helpers/altcha";
 import { runBinary, startServer } from "./helpers/binary";
 import { jsonPost, sessionCookie } from "./helpers/http";
+import { pollUntil } from "./helpers/wait";
 
 function childrenOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
@@ -16,17 +17,6 @@ function isAlive(pid: number): boolean {
     return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
   } catch {
     return false;
-  }
-}
-
-/** Polls until `check` returns a value (bounded by `ms`). */
-async function waitFor<T>(check: () => T | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(25);
   }
 }
 
@@ -56,7 +46,8 @@ describe("two workers", () => {
       expect((await burst()).map((r) => r.status)).toEqual(Array(40).fill(401));
 
       // Both workers really answered: the access log names them.
-      const workersSeen = new Set((await server.stdoutLines()).map((line) => JSON.parse(line).worker));
+      const lines = await server.stdoutLines((entries) => new Set(entries.map((entry) => entry.worker)).size >= 2);
+      const workersSeen = new Set(lines.map((line) => JSON.parse(line).worker));
       expect(workersSeen).toEqual(new Set([0, 1]));
     } finally {
       expect(await server.stop()).toBe(0);
@@ -84,11 +75,12 @@ describe("two workers", () => {
       const [worker] = childrenOf(first);
       expect(worker).toBeNumber();
       process.kill(worker!, "SIGKILL");
-      const replacement = await waitFor(() => childrenOf(first).find((pid) => pid !== worker), 5000);
-      expect(server.stderr()).toContain("worker 1 exited");
+      await server.waitForStderr(/worker 1 exited/);
+      // The replacement announces itself nowhere but in /proc; nor does an orphan's exit reach this process.
+      const replacement = await pollUntil(() => childrenOf(first).find((pid) => pid !== worker), { ms: 5000, what: "a replacement worker process" });
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       process.kill(first, "SIGKILL");
-      expect(await waitFor(() => (isAlive(replacement) ? undefined : true), 5000)).toBe(true);
+      await pollUntil(() => (isAlive(replacement) ? undefined : true), { ms: 5000, what: `the orphaned worker ${replacement} stopping by itself` });
     } finally {
       await server.stop("SIGKILL");
     }

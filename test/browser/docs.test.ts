@@ -46,9 +46,11 @@ describe.skipIf(NO_CHROMIUM)("offline pages", () => {
     const { context, problems, outside } = await guardedContext(shared.browser, shared.server.url);
     const page = await context.newPage();
     await page.goto(`${shared.server.url}/`);
+    // The browser reports the refusal on the console: waited for from before the script goes in.
+    const refused = page.waitForEvent("console", { predicate: (message) => message.text().includes("Content Security Policy"), timeout: 5_000 });
     await page.evaluate("document.body.append(Object.assign(document.createElement('script'), { textContent: 'window.injected = 1' }))");
     expect(await page.evaluate("window.injected")).toBeUndefined();
-    await page.waitForTimeout(100);
+    await refused;
     expect(problems.join("\n")).toContain("Content Security Policy");
     await page.goto("https://fonts.example/font.woff2").catch(() => undefined);
     expect(outside).toEqual(["https://fonts.example/font.woff2"]);

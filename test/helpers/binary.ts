@@ -5,6 +5,7 @@ import type { Subprocess } from "bun";
 import { registerFoodApiServer } from "./contract-fetch";
 import { forgetChild, trackChild } from "./hygiene";
 import { BINARY_PATH, ROOT } from "./paths";
+import { spawnListening } from "./listening";
 
 /**
  * The compiled binary run as a process from a fresh temporary working directory. `prefix`: a command that
@@ -22,8 +23,14 @@ export interface RunningServer {
   readonly process: Subprocess<"ignore", "pipe", "pipe">;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
-  /** Lines the server wrote to stdout (its access log) so far. */
-  stdoutLines(): Promise<string[]>;
+  /** Waits until the server's stderr holds `pattern` (5 s at most); resolves with the match. */
+  waitForStderr(pattern: RegExp): Promise<RegExpExecArray>;
+  /**
+   * Lines the server wrote to stdout (its access log). The log is written in batches, a few milliseconds
+   * after the answers: while the server runs, `until` names the entries to wait for (5 s at most), and the
+   * lines are returned once they are there; without it, the whole log of a server that has stopped.
+   */
+  stdoutLines(until?: (entries: Record<string, any>[]) => boolean): Promise<string[]>;
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
@@ -35,51 +42,37 @@ export async function startServer(
   options: { cwd?: string; args?: string[]; env?: Record<string, string>; prefix?: string[] } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-srv-"));
-  const child = trackChild(
-    Bun.spawn([...(options.prefix ?? []), BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])], {
-      cwd,
-      env: { ...baseEnv(), ...options.env },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    }),
+  const { child, url, stderr, stdout } = await spawnListening(
+    [...(options.prefix ?? []), BINARY_PATH, "serve", "--host", "127.0.0.1", "--port", "0", ...(options.args ?? [])],
+    { cwd, env: { ...baseEnv(), ...options.env }, stdout: "pipe", timeoutMs: 10_000, what: "the server", track: trackChild },
   );
-  let stderr = "";
-  let announced: (url: string) => void = () => {};
-  const started = new Promise<string>((resolve) => (announced = resolve));
-  // Both pipes are drained for the whole run, so a chatty server never blocks on a full pipe.
-  const stderrDone = (async () => {
-    for await (const chunk of child.stderr) {
-      stderr += new TextDecoder().decode(chunk);
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url) announced(url);
-    }
-  })();
-  const url = await Promise.race([started, child.exited.then(() => undefined), Bun.sleep(10_000).then(() => undefined)]);
-  if (!url) {
-    child.kill();
-    await stderrDone;
-    throw new Error(`server did not start: ${stderr}`);
-  }
   registerFoodApiServer(url, options.env);
-  let stdoutText = "";
-  const stdoutDone = (async () => {
-    for await (const chunk of child.stdout) stdoutText += new TextDecoder().decode(chunk);
-  })();
+  const completeLines = (text: string) => text.slice(0, text.lastIndexOf("\n") + 1).split("\n").filter(Boolean);
   return {
     url,
     cwd,
     process: child,
-    stderr: () => stderr,
-    async stdoutLines() {
-      await Bun.sleep(50);
-      return stdoutText.split("\n").filter(Boolean);
+    stderr: () => stderr.text(),
+    waitForStderr: (pattern) => stderr.until((text) => pattern.exec(text) ?? undefined, 5_000, `${pattern} on the server's stderr`),
+    async stdoutLines(until) {
+      if (!until) {
+        if (!stdout.ended()) throw new Error("stdoutLines() without a condition is the whole log of a stopped server: stop it first, or name the entries to wait for");
+        return completeLines(stdout.text());
+      }
+      return stdout.until(
+        (text) => {
+          const lines = completeLines(text);
+          return until(lines.map((line) => JSON.parse(line))) ? lines : undefined;
+        },
+        5_000,
+        "the access-log entries waited for",
+      );
     },
     async stop(signal = "SIGTERM") {
       child.kill(signal);
       const code = await child.exited;
       forgetChild(child);
-      await Promise.all([stdoutDone, stderrDone]);
+      await Promise.all([stdout.done, stderr.done]);
       return code;
     },
   };
