@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import { findOrCreatePasswordlessAccount } from "../../src/accounts/service";
 import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
 import type { Clock } from "../../src/clock";
 import { type Config, loadConfig } from "../../src/config/config";
+import { openCatalog } from "../../src/db/catalog-db";
 import { sqliteStores } from "../../src/db/sqlite-state";
 import type { StateStores } from "../../src/db/state-stores";
 import { openStateDb } from "../../src/db/state-db";
@@ -14,7 +14,7 @@ import { issueKey } from "../../src/keys/service";
 import { SERVICE_VERSION } from "../../src/meta/version";
 import { buildOpenApiDocument } from "../../src/docs/openapi";
 import { contractOf } from "./contract";
-import { CATALOG_PATH } from "./paths";
+import { CATALOG_PATH, ROOT } from "./paths";
 
 export const BASE = "http://127.0.0.1:3000";
 
@@ -27,7 +27,8 @@ export const BASE = "http://127.0.0.1:3000";
 export async function createTestApp(options: { env?: Record<string, string>; clock?: Clock; stores?: (sqlite: StateStores) => StateStores } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "foodapi-test-"));
   const config = loadConfig(new Map(), { FOODAPI_DATA_DIR: dataDir, ...options.env });
-  const catalog = createSqliteCatalogStore(new Database(CATALOG_PATH, { readonly: true, strict: true }));
+  // Opened as `serve` opens it (src/cli/serve.ts), from the built catalog.
+  const catalog = createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
   const state = openStateDb(dataDir);
   const sqlite = sqliteStores(state);
   const stores = options.stores?.(sqlite) ?? sqlite;
