@@ -1,0 +1,173 @@
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "../../test/helpers/paths";
+import { binaryMiB, ratio, round } from "./numbers";
+import { CONNECTIONS, IMPORT_RUNS, SECONDS, SERVER_LIMIT_FLAGS, THREADS, WARMUP_SECONDS } from "./settings";
+import type { Measurement } from "./wrk";
+
+/** The targets, the figures against them, bench/results.json and the printed tables. */
+
+const TARGETS = {
+  searchRatio: 0.6,
+  mixRatio: 0.3,
+  detailRatio: 0.3,
+  p99Factor: 2,
+  coldStartMs: 50,
+  /** A first start includes expanding the compressed catalog into the cache directory and rebuilding its detail answers. */
+  firstStartMs: 1500,
+  binaryMb: 120,
+  importSeconds: 4,
+  rssMbPerWorker: 150,
+  /** An exhausted trial token is refused from memory: at least half the throughput of a cached search. */
+  exhaustedTrialVsSearch: 0.5,
+};
+
+interface Target {
+  name: string;
+  value: number | null;
+  target: string;
+  pass: boolean | null;
+}
+
+/** Start times of one kind: every run and their median (ms). */
+export interface Starts {
+  runsMs: number[];
+  medianMs: number;
+}
+
+export interface Ceilings {
+  healthz: Measurement;
+  search: Measurement;
+  mix: Measurement;
+  detail: Measurement;
+  detailZstd: Measurement;
+}
+
+export interface Figures {
+  runStarted: number;
+  wrkVersion: string;
+  binary: { path: string; bytes: number };
+  firstStart: Starts;
+  coldStart: Starts;
+  coldStartOneWorker: Starts & { args: string[] };
+  imported: Record<string, number> & { importSeconds: number };
+  sizes: { healthzBytes: number; searchPageBytes: number; detailMedianBytes: number; mixMedianBytes: number; sample: number } & Record<string, unknown>;
+  ceilings: Ceilings;
+  oneWorker: { healthz: Measurement; search: Measurement; mix: Measurement; detail: Measurement; detailZstd: Measurement };
+  trial: Measurement & { trialQuota: number };
+  twoWorkers: { search: Measurement; mix: Measurement; detail: Measurement };
+  notes: string[];
+}
+
+type Compared = Measurement & { ceilingRequestsPerSecond?: number; ratioToCeiling?: number | null; p99ToCeilingP99?: number | null; gainOverOneWorker?: number | null };
+
+/** Writes bench/results.json and prints the figures, their ratios to the ceilings and the targets. */
+export function report(f: Figures): void {
+  const withRatio = (m: Measurement, c: Measurement) => ({ ...m, ceilingRequestsPerSecond: c.requestsPerSecond, ratioToCeiling: ratio(m.requestsPerSecond, c.requestsPerSecond), p99ToCeilingP99: ratio(m.p99Ms, c.p99Ms) });
+  const { ceilings, oneWorker: w1, twoWorkers: w2, trial } = f;
+  const workloads1 = {
+    healthz: withRatio(w1.healthz, ceilings.healthz),
+    search: withRatio(w1.search, ceilings.search),
+    mix: withRatio(w1.mix, ceilings.mix),
+    detail: withRatio(w1.detail, ceilings.detail),
+    detailZstd: withRatio(w1.detailZstd, ceilings.detailZstd),
+    trial: withRatio(trial, ceilings.search),
+  };
+  const workloads2 = {
+    search: { ...withRatio(w2.search, ceilings.search), gainOverOneWorker: ratio(w2.search.requestsPerSecond, w1.search.requestsPerSecond) },
+    mix: { ...withRatio(w2.mix, ceilings.mix), gainOverOneWorker: ratio(w2.mix.requestsPerSecond, w1.mix.requestsPerSecond) },
+    detail: { ...withRatio(w2.detail, ceilings.detail), gainOverOneWorker: ratio(w2.detail.requestsPerSecond, w1.detail.requestsPerSecond) },
+  };
+
+  const targets: Target[] = [];
+  const check = (name: string, value: number | null, target: string, pass: boolean | null) => targets.push({ name, value, target, pass });
+  const atLeast = (value: number | null, min: number) => value !== null && value >= min;
+  const atMost = (value: number | null, max: number) => value !== null && value <= max;
+  check("repeated search / ceiling", workloads1.search.ratioToCeiling, `>= ${TARGETS.searchRatio}`, atLeast(workloads1.search.ratioToCeiling, TARGETS.searchRatio));
+  check("1,000-query mix / ceiling", workloads1.mix.ratioToCeiling, `>= ${TARGETS.mixRatio}`, atLeast(workloads1.mix.ratioToCeiling, TARGETS.mixRatio));
+  const trialVsSearch = ratio(trial.requestsPerSecond, w1.search.requestsPerSecond);
+  check("exhausted trial token / repeated search", trialVsSearch, `>= ${TARGETS.exhaustedTrialVsSearch}`, atLeast(trialVsSearch, TARGETS.exhaustedTrialVsSearch));
+  check("random detail / ceiling", workloads1.detail.ratioToCeiling, `>= ${TARGETS.detailRatio}`, atLeast(workloads1.detail.ratioToCeiling, TARGETS.detailRatio));
+  for (const [name, m] of [["repeated search", workloads1.search], ["1,000-query mix", workloads1.mix], ["random detail", workloads1.detail]] as const) {
+    check(`${name} p99 / ceiling p99`, m.p99ToCeilingP99, `<= ${TARGETS.p99Factor}`, atMost(m.p99ToCeilingP99, TARGETS.p99Factor));
+  }
+  const mb = binaryMiB(f.binary.bytes);
+  check("binary size (MiB)", mb, `<= ${TARGETS.binaryMb}`, mb <= TARGETS.binaryMb);
+  check("first start median (ms), expansion included", f.firstStart.medianMs, `<= ${TARGETS.firstStartMs}`, f.firstStart.medianMs <= TARGETS.firstStartMs);
+  check("later start median (ms), default serve", f.coldStart.medianMs, `<= ${TARGETS.coldStartMs}`, f.coldStart.medianMs <= TARGETS.coldStartMs);
+  check("later start median (ms), --workers 1", f.coldStartOneWorker.medianMs, `<= ${TARGETS.coldStartMs}`, f.coldStartOneWorker.medianMs <= TARGETS.coldStartMs);
+  check("SR28 import (s)", f.imported.importSeconds, `<= ${TARGETS.importSeconds}`, f.imported.importSeconds <= TARGETS.importSeconds);
+  const apiMeasurements = [...Object.values(workloads1), ...Object.values(workloads2)];
+  const peakPerWorker = Math.max(...apiMeasurements.map((m) => m.peakRssPerProcessMb));
+  check("peak RSS per worker under load (MB)", peakPerWorker, `<= ${TARGETS.rssMbPerWorker}`, peakPerWorker <= TARGETS.rssMbPerWorker);
+  for (const [name, m] of Object.entries(workloads2)) check(`--workers 2 gain, ${name}`, m.gainOverOneWorker, "(reported)", null);
+
+  const totalSeconds = round((performance.now() - f.runStarted) / 1000, 1);
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", bun: Bun.version, wrk: f.wrkVersion };
+  const results = {
+    startedAt: new Date(Date.now() - totalSeconds * 1000).toISOString(),
+    totalSeconds,
+    machine,
+    settings: { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, freshServerPerWorkload: true, serverFlags: SERVER_LIMIT_FLAGS },
+    binary: { path: f.binary.path, bytes: f.binary.bytes, mb },
+    firstStart: { ...f.firstStart, args: "serve --cache-dir <fresh>" },
+    coldStart: { ...f.coldStart, args: "serve (defaults)", workers1: f.coldStartOneWorker },
+    import: f.imported,
+    sizes: f.sizes,
+    ceilings,
+    workloads: { oneWorker: workloads1, twoWorkers: workloads2 },
+    targets,
+    notes: f.notes,
+  };
+  writeFileSync(join(ROOT, "bench/results.json"), JSON.stringify(results, null, 2) + "\n");
+
+  const rows: string[][] = [["workload (wrk -t2 -c64 -d" + SECONDS + "s)", "req/s", "p50 ms", "p99 ms", "non2xx/sockerr", "peak RSS MB", "x ceiling", "p99 x ceil", "gain w2"]];
+  rows.push(...Object.values(ceilings).map((c) => row(c, true)));
+  for (const m of Object.values(workloads1)) rows.push(row(m));
+  for (const m of Object.values(workloads2)) rows.push(row(m));
+
+  const { firstStart: first, coldStart: cold, coldStartOneWorker: cold1, sizes } = f;
+  const out: string[] = [];
+  out.push(`foodapi bench: ${machine.cpus} CPUs (${machine.cpuModel}), bun ${Bun.version}, ${f.wrkVersion.split(" [")[0]}`);
+  out.push(
+    `binary ${mb} MiB; first start (catalog expanded) median ${first.medianMs} ms (${first.runsMs.join(", ")}); cold start median ${cold.medianMs} ms (${cold.runsMs.join(", ")}), with --workers 1 ${cold1.medianMs} ms (${cold1.runsMs.join(", ")}); SR28 import ${f.imported.importSeconds} s (median of ${IMPORT_RUNS})`,
+  );
+  out.push(`typical sizes: search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B (of ${sizes.sample}), mix median ${sizes.mixMedianBytes} B, healthz ${sizes.healthzBytes} B`);
+  out.push("");
+  out.push(table(rows));
+  out.push("ceilings (same wrk client and body size as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; detail vs 'ceiling food detail'; detail with zstd vs 'ceiling food detail as zstd'; healthz vs 'ceiling healthz'");
+  out.push(`peak RSS per process, VmHWM (anon part) MB: ${apiMeasurements.map((m) => `${m.label.replace(/ \([^)]*\)/, "")} ${m.peakRssPerProcessMb} (${m.peakAnonRssPerProcessMb})`).join("; ")}`);
+  out.push("");
+  out.push(table([["target", "value", "target", "result"], ...targets.map((t) => [t.name, t.value === null ? "-" : String(t.value), t.target, t.pass === null ? "" : t.pass ? "met" : "NOT met"])]));
+  if (f.notes.length) out.push("", ...f.notes.map((n) => `note: ${n}`));
+  out.push("", `total ${totalSeconds} s; wrote bench/results.json`);
+  console.log(out.join("\n"));
+}
+
+const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? "-" : n.toFixed(digits));
+
+function row(m: Compared, isCeiling = false): string[] {
+  const socketErrors = m.socketErrors.connect + m.socketErrors.read + m.socketErrors.write + m.socketErrors.timeout;
+  return [
+    m.label,
+    fmt(m.requestsPerSecond, 0),
+    fmt(m.p50Ms, 2),
+    fmt(m.p99Ms, 2),
+    m.non2xx + socketErrors === 0 ? "0" : `${m.non2xx}/${socketErrors}`,
+    fmt(m.peakTotalRssMb, 1),
+    isCeiling ? "-" : fmt(m.ratioToCeiling, 2),
+    isCeiling ? "-" : fmt(m.p99ToCeilingP99, 2),
+    m.gainOverOneWorker === undefined ? "" : fmt(m.gainOverOneWorker, 2),
+  ];
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  return rows
+    .map((r, i) => {
+      const line = r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+      return i === 0 ? `${line}\n${widths.map((w) => "-".repeat(w)).join("  ")}` : line;
+    })
+    .join("\n");
+}

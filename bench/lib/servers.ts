@@ -1,0 +1,111 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnListening } from "../../test/helpers/listening";
+import { ROOT } from "../../test/helpers/paths";
+import { pollUntil } from "../../test/helpers/wait";
+import { cleanEnv, stopProcessTree, tempDir, track } from "./processes";
+import { HOST, SERVER_LIMIT_FLAGS } from "./settings";
+
+/** foodapi or a ceiling server, started for one measurement. */
+export interface Server {
+  url: string;
+  pid: number;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const BUN = join(ROOT, "node_modules/.bin/bun");
+
+/**
+ * The cache directory of every measured start but the first starts: the bench's own, not the default under
+ * HOME, which other builds on the same machine share (each removes the others' expanded catalogs).
+ */
+let cacheDir: string | undefined;
+export function benchCacheDir(): string {
+  cacheDir ??= tempDir("foodapi-bench-cache-");
+  return cacheDir;
+}
+
+/** Spawns a process whose stderr announces "listening on http://..." and waits for that line (15 s at most). */
+async function startListening(cmd: string[], what: string) {
+  // stdout ignored: an access log read under load would cost this process (and the measurement) CPU.
+  return spawnListening(cmd, { cwd: tmpdir(), env: cleanEnv(), stdout: "ignore", timeoutMs: 15_000, what, track });
+}
+
+async function waitHealthy(url: string, timeoutMs = 10_000) {
+  await pollUntil(async () => ((await fetch(`${url}/healthz`).catch(() => undefined))?.status === 200 ? true : undefined), {
+    ms: timeoutMs,
+    what: `${url}/healthz answering 200`,
+  });
+}
+
+function createKey(binary: string, dataDir: string): string {
+  const result = Bun.spawnSync([binary, "keys", "create", "--email", "bench@example.com", "--name", "bench", "--data-dir", dataDir], {
+    cwd: tmpdir(),
+    env: cleanEnv(),
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 30_000,
+  });
+  const key = result.stdout.toString().trim();
+  if (result.exitCode !== 0 || !key.startsWith("fnk_")) throw new Error(`keys create failed (exit ${result.exitCode}): ${result.stderr.toString()}`);
+  return key;
+}
+
+/** `foodapi serve` on a fresh data directory (with a key in it), the bench's cache directory and limits no load reaches. */
+export async function startFoodapi(binary: string, extraArgs: string[] = []): Promise<Server & { key: string }> {
+  const dataDir = tempDir("foodapi-bench-data-");
+  const key = createKey(binary, dataDir);
+  const { child, url } = await startListening(
+    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, "--cache-dir", benchCacheDir(), ...SERVER_LIMIT_FLAGS, ...extraArgs],
+    `foodapi serve ${extraArgs.join(" ")}`.trim(),
+  );
+  await waitHealthy(url);
+  return { url, pid: child.pid, dataDir, key, stop: () => stopProcessTree(child) };
+}
+
+/** bench/ceiling.ts answering every request with a fixed JSON body of `bytes`. */
+export async function startCeiling(bytes: number): Promise<Server> {
+  const { child, url } = await startListening([BUN, join(ROOT, "bench/ceiling.ts"), String(bytes)], `ceiling (${bytes} bytes)`);
+  return { url, pid: child.pid, dataDir: "", stop: () => stopProcessTree(child) };
+}
+
+/** Runs `measure` on a fresh foodapi server and data directory (no state left by the one before), then stops it. */
+export async function onServer<M>(binary: string, extraArgs: string[], measure: (server: Server & { key: string }) => Promise<M>): Promise<M> {
+  const server = await startFoodapi(binary, extraArgs);
+  try {
+    return await measure(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+function freePort(): number {
+  const listener = Bun.listen({ hostname: HOST, port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  return port;
+}
+
+/** Exec to the first 200 on /healthz, polled every 2 ms (5 s at most), fresh data directory. */
+export async function coldStartMs(binary: string, extraArgs: string[]): Promise<number> {
+  const dataDir = tempDir("foodapi-bench-cold-");
+  const port = freePort();
+  const url = `http://${HOST}:${port}/healthz`;
+  const started = performance.now();
+  const child = track(Bun.spawn([binary, "serve", "--host", HOST, "--port", String(port), "--data-dir", dataDir, ...extraArgs], { cwd: tmpdir(), env: cleanEnv(), stdin: "ignore", stdout: "ignore", stderr: "ignore" }));
+  try {
+    // The first 200 is what is timed: polled, as a client would find it.
+    while (performance.now() - started < 5_000) {
+      try {
+        const response = await fetch(url);
+        if (response.status === 200) return performance.now() - started;
+      } catch {}
+      if (child.exitCode !== null) throw new Error(`cold start: server exited with ${child.exitCode}`);
+      await Bun.sleep(2);
+    }
+    throw new Error("cold start: no 200 on /healthz within 5 s");
+  } finally {
+    await stopProcessTree(child);
+  }
+}

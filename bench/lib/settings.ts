@@ -1,0 +1,26 @@
+/**
+ * What a bench run measures with: the environment's settings (BENCH_SECONDS, BENCH_WARMUP_SECONDS,
+ * BENCH_IMPORT_RUNS) and the fixed shape of the load. Loopback only.
+ */
+export const SECONDS = positive("BENCH_SECONDS", 10);
+export const WARMUP_SECONDS = nonNegative("BENCH_WARMUP_SECONDS", 2);
+export const IMPORT_RUNS = positive("BENCH_IMPORT_RUNS", 3);
+export const THREADS = 2;
+export const CONNECTIONS = 64;
+export const COLD_START_RUNS = 5;
+export const MIX_QUERIES = 1000;
+export const HOST = "127.0.0.1";
+/** Limits no workload reaches, so that every server answers what it is asked rather than 429. */
+export const SERVER_LIMIT_FLAGS = ["--free-limit", "100000000/1h", "--trial-ip-limit", "1000000/1h"];
+export const SEARCH_PATH = "/v1/foods?q=chicken&limit=20";
+
+function positive(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+function nonNegative(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0`);
+  return value;
+}
