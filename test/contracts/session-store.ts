@@ -1,0 +1,96 @@
+import { expect } from "bun:test";
+import type { Session } from "../../src/accounts/store";
+import type { StateStores } from "../../src/db/state-stores";
+import { type Check, type ContractBackend, registerChecks } from "./backend";
+import { session, T0, user } from "./fixtures";
+
+type Stores = "accounts" | "sessions";
+
+/** Sessions belong to an account: the account is made first, as sign-up and sign-in do. */
+async function withAccount(stores: Pick<StateStores, "accounts">) {
+  const account = user();
+  await stores.accounts.insert(account);
+  return account;
+}
+
+export const sessionStoreChecks = {
+  "an inserted session is found by its token hash, with its account, by every handle": async ({ stores, peer }) => {
+    const account = await withAccount(stores);
+    const persistent = session(account.id);
+    const browserOnly = session(account.id, { persistent: false });
+    await stores.sessions.insert(persistent);
+    await stores.sessions.insert(browserOnly);
+    expect(await stores.sessions.findByTokenHash(persistent.tokenHash)).toEqual({ session: persistent, user: account });
+    expect(await (await peer()).sessions.findByTokenHash(browserOnly.tokenHash)).toEqual({ session: browserOnly, user: account });
+  },
+
+  "an unknown token hash finds nothing": async ({ stores }) => {
+    const account = await withAccount(stores);
+    await stores.sessions.insert(session(account.id));
+    expect(await stores.sessions.findByTokenHash("0".repeat(64))).toBeUndefined();
+  },
+
+  "an expired session is still found: expiry is the caller's rule": async ({ stores }) => {
+    const account = await withAccount(stores);
+    const expired = session(account.id, { expiresAt: T0 - 1000 });
+    await stores.sessions.insert(expired);
+    expect((await stores.sessions.findByTokenHash(expired.tokenHash))?.session).toEqual(expired);
+  },
+
+  "extend changes expiresAt and updatedAt only, of that session only; an unknown id is harmless": async ({ stores }) => {
+    const account = await withAccount(stores);
+    const extended = session(account.id);
+    const other = session(account.id);
+    await stores.sessions.insert(extended);
+    await stores.sessions.insert(other);
+    await stores.sessions.extend(extended.id, T0 + 30 * 24 * 3600 * 1000, T0 + 5000);
+    await stores.sessions.extend("no-such-session", T0, T0);
+    expect((await stores.sessions.findByTokenHash(extended.tokenHash))?.session).toEqual({ ...extended, expiresAt: T0 + 30 * 24 * 3600 * 1000, updatedAt: T0 + 5000 });
+    expect((await stores.sessions.findByTokenHash(other.tokenHash))?.session).toEqual(other);
+  },
+
+  "delete removes that session only, for every handle; an unknown id is harmless": async ({ stores, peer }) => {
+    const account = await withAccount(stores);
+    const deleted = session(account.id);
+    const kept = session(account.id);
+    await stores.sessions.insert(deleted);
+    await stores.sessions.insert(kept);
+    const other = await peer();
+    expect(await other.sessions.findByTokenHash(deleted.tokenHash)).toBeDefined();
+    await stores.sessions.delete(deleted.id);
+    await stores.sessions.delete("no-such-session");
+    expect(await stores.sessions.findByTokenHash(deleted.tokenHash)).toBeUndefined();
+    expect(await other.sessions.findByTokenHash(deleted.tokenHash)).toBeUndefined();
+    expect((await stores.sessions.findByTokenHash(kept.tokenHash))?.session).toEqual(kept);
+  },
+
+  "sweepExpired removes sessions expired at now (expiresAt <= now), at most batch a call, and counts them": async ({ stores }) => {
+    const account = await withAccount(stores);
+    const expired: Session[] = [
+      session(account.id, { expiresAt: T0 - 3600_000 }),
+      session(account.id, { expiresAt: T0 - 2 }),
+      session(account.id, { expiresAt: T0 - 1 }),
+      session(account.id, { expiresAt: T0 }),
+    ];
+    const live = [session(account.id, { expiresAt: T0 + 1 }), session(account.id, { expiresAt: T0 + 3600_000 })];
+    for (const s of [...live, ...expired]) await stores.sessions.insert(s);
+    expect(await stores.sessions.sweepExpired(T0, 3)).toBe(3);
+    expect(await stores.sessions.sweepExpired(T0, 3)).toBe(1);
+    expect(await stores.sessions.sweepExpired(T0, 3)).toBe(0);
+    for (const s of expired) expect(await stores.sessions.findByTokenHash(s.tokenHash)).toBeUndefined();
+    for (const s of live) expect((await stores.sessions.findByTokenHash(s.tokenHash))?.session).toEqual(s);
+  },
+
+  "sweepExpired with nothing expired removes nothing": async ({ stores }) => {
+    expect(await stores.sessions.sweepExpired(T0, 100)).toBe(0);
+    const account = await withAccount(stores);
+    const live = session(account.id, { expiresAt: T0 + 1 });
+    await stores.sessions.insert(live);
+    expect(await stores.sessions.sweepExpired(T0, 100)).toBe(0);
+    expect((await stores.sessions.findByTokenHash(live.tokenHash))?.session).toEqual(live);
+  },
+} satisfies Record<string, Check<Stores>>;
+
+export function sessionStoreContract(backend: ContractBackend): void {
+  registerChecks("SessionStore", backend, sessionStoreChecks);
+}

@@ -1,0 +1,81 @@
+import { expect } from "bun:test";
+import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
+import { T0 } from "./fixtures";
+
+type Stores = "trial";
+
+const HOUR = 3600_000;
+
+export const trialStoreChecks = {
+  "a secret is generated once; later calls, from any handle, return it without using their own": async ({ stores, peer }) => {
+    expect(await stores.trial.secret("signer", () => "first")).toBe("first");
+    expect(await stores.trial.secret("signer", () => "second")).toBe("first");
+    expect(await (await peer()).trial.secret("signer", () => "third")).toBe("first");
+    expect(await stores.trial.secret("other", () => "its own")).toBe("its own");
+  },
+
+  "parallel first calls for a secret all agree on one of the generated values": async ({ stores, parallel }) => {
+    const names = items("secret", 25);
+    const values = await race(await parallel(8), names, (h, name, i) => h.trial.secret(name, () => `${name} from ${i}`));
+    for (const [n, name] of names.entries()) {
+      expect(new Set(values[n]).size).toBe(1);
+      expect(values[n]![0]).toMatch(new RegExp(`^${name} from [0-7]$`));
+      expect(await stores.trial.secret(name, () => "late")).toBe(values[n]![0]!);
+    }
+  },
+
+  "a challenge is redeemed once: true, then false from every handle": async ({ stores, peer }) => {
+    expect(await stores.trial.markChallengeUsed("challenge-1", T0 + HOUR)).toBe(true);
+    expect(await stores.trial.markChallengeUsed("challenge-1", T0 + HOUR)).toBe(false);
+    expect(await (await peer()).trial.markChallengeUsed("challenge-1", T0 + 2 * HOUR)).toBe(false);
+    expect(await stores.trial.markChallengeUsed("challenge-2", T0 + HOUR)).toBe(true);
+  },
+
+  "parallel redemptions of one challenge: exactly one true": async ({ parallel }) => {
+    const results = await race(await parallel(8), items("challenge", 25), (h, id) => h.trial.markChallengeUsed(id, T0 + HOUR));
+    for (const redeemed of results) expect(redeemed.filter((won) => won)).toHaveLength(1);
+  },
+
+  "a token's requests count 1 to quota, then null; tokens are apart": async ({ stores, peer }) => {
+    const counts = [];
+    for (let i = 0; i < 4; i++) counts.push(await stores.trial.consumeTrialRequest("jti-1", 3, T0 + HOUR));
+    expect(counts).toEqual([1, 2, 3, null]);
+    expect(await (await peer()).trial.consumeTrialRequest("jti-1", 3, T0 + HOUR)).toBeNull();
+    expect(await stores.trial.consumeTrialRequest("jti-2", 3, T0 + HOUR)).toBe(1);
+  },
+
+  "parallel requests with one token: exactly quota counted, each count 1..quota once": async ({ parallel }) => {
+    // 8 at once against a quota of 5, then 8 more: the first collision is cut at the quota, the second finds it used up.
+    const jtis = items("jti", 10);
+    const handles = await parallel(8);
+    const first = await race(handles, jtis, (h, jti) => h.trial.consumeTrialRequest(jti, 5, T0 + HOUR));
+    const second = await race(handles, jtis, (h, jti) => h.trial.consumeTrialRequest(jti, 5, T0 + HOUR));
+    for (const n of jtis.keys()) {
+      expect(first[n]!.filter((count): count is number => count !== null).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+      expect(second[n]).toEqual(handles.map(() => null));
+    }
+  },
+
+  "sweepExpired forgets expired usage and challenges only, at most batch of each a call, and counts them": async ({ stores }) => {
+    for (const i of [1, 2, 3]) {
+      await stores.trial.consumeTrialRequest(`old-${i}`, 5, T0 - i);
+      await stores.trial.markChallengeUsed(`old-${i}`, T0 - i);
+    }
+    await stores.trial.consumeTrialRequest("live", 5, T0 + 1);
+    await stores.trial.markChallengeUsed("live", T0 + 1);
+    expect(await stores.trial.sweepExpired(T0, 2)).toBe(4);
+    expect(await stores.trial.sweepExpired(T0, 2)).toBe(2);
+    expect(await stores.trial.sweepExpired(T0, 2)).toBe(0);
+    // Forgotten: counted afresh, redeemable again. Kept: counting on, still a replay.
+    expect(await stores.trial.consumeTrialRequest("old-1", 5, T0 + HOUR)).toBe(1);
+    expect(await stores.trial.markChallengeUsed("old-1", T0 + HOUR)).toBe(true);
+    expect(await stores.trial.consumeTrialRequest("live", 5, T0 + 1)).toBe(2);
+    expect(await stores.trial.markChallengeUsed("live", T0 + 1)).toBe(false);
+    // Expired at the very millisecond of expiresAt, as the token and challenge checks have it.
+    expect(await stores.trial.sweepExpired(T0 + 1, 10)).toBe(2);
+  },
+} satisfies Record<string, Check<Stores>>;
+
+export function trialStoreContract(backend: ContractBackend): void {
+  registerChecks("TrialStore", backend, trialStoreChecks);
+}
