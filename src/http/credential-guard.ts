@@ -2,7 +2,7 @@ import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
-import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import { isPromise, type MaybePromise } from "../maybe-promise";
 import { requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
@@ -53,19 +53,28 @@ export type GuardOutcome =
 export type CredentialGuard = (request: Request) => MaybePromise<GuardOutcome>;
 
 export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Admission): CredentialGuard {
-  return (request) =>
-    then(authenticate(request.headers, verifiers), (result) => {
-      const facts = requestFacts(request);
-      if (!result.ok) {
-        facts.authFailure = result.reason;
-        return { ok: false, response: errorResponse(UNAUTHORIZED) };
-      }
-      facts.principalId = result.principal.id;
-      return then(admit(result.principal), (admission): GuardOutcome => {
-        if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
-        return { ok: true, principal: result.principal, headers: admission.headers };
-      });
-    });
+  // Written out with explicit branches rather than `then` callbacks: on the synchronous path (the embedded
+  // store) a request then allocates no closures, and this runs on every data request.
+  const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
+    const facts = requestFacts(request);
+    if (!result.ok) {
+      facts.authFailure = result.reason;
+      return { ok: false, response: errorResponse(UNAUTHORIZED) };
+    }
+    const { principal } = result;
+    facts.principalId = principal.id;
+    const admission = admit(principal);
+    return isPromise(admission) ? admission.then((settled) => outcome(principal, settled)) : outcome(principal, admission);
+  };
+  return (request) => {
+    const result = authenticate(request.headers, verifiers);
+    return isPromise(result) ? result.then((settled) => admitted(request, settled)) : admitted(request, result);
+  };
+}
+
+function outcome(principal: Principal, admission: Admitted): GuardOutcome {
+  if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+  return { ok: true, principal, headers: admission.headers };
 }
 
 /**

@@ -3,10 +3,10 @@ import type { RateSpec } from "../config/config";
 import type { Admitted, CredentialResult, Principal } from "../http/credential-guard";
 import { quotaRefusal } from "../http/error-catalog";
 import { rateLimitHeaders } from "../limits/http";
-import type { Limiter } from "../limits/limiter";
-import { type MaybePromise, then } from "../maybe-promise";
+import type { Limiter, LimitResult } from "../limits/limiter";
+import { isPromise, type MaybePromise } from "../maybe-promise";
 import type { ActiveKeys } from "./active-keys";
-import { verifyKey } from "./service";
+import { type KeyCheck, verifyKey } from "./service";
 
 /**
  * An API key as the data routes' credential: `verify` finds the key (the guard's `X-API-Key` verifier),
@@ -15,17 +15,21 @@ import { verifyKey } from "./service";
 export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: Limiter; freeLimit: RateSpec }) {
   return {
     verify(presented: string): MaybePromise<CredentialResult> {
-      return then(verifyKey(deps.keys, deps.clock, presented), (check): CredentialResult =>
-        check.ok
-          ? { ok: true, principal: { kind: "key", id: check.key.id, userId: check.key.userId, tier: "free" } }
-          : { ok: false, reason: check.reason },
-      );
+      const check = verifyKey(deps.keys, deps.clock, presented);
+      return isPromise(check) ? check.then(asCredential) : asCredential(check);
     },
     admit(principal: Extract<Principal, { kind: "key" }>): MaybePromise<Admitted> {
-      return then(deps.limiter.consume(`key:${principal.id}`, deps.freeLimit), (result) => ({
-        headers: rateLimitHeaders("free", result),
-        refusal: result.allowed ? undefined : quotaRefusal("RATE_LIMITED", result.retryAfterSeconds),
-      }));
+      const result = deps.limiter.consume(`key:${principal.id}`, deps.freeLimit);
+      return isPromise(result) ? result.then(asAdmission) : asAdmission(result);
     },
   };
 }
+
+// Module functions, not callbacks made per request: the data routes' hot path (credential-guard.ts).
+const asCredential = (check: KeyCheck): CredentialResult =>
+  check.ok ? { ok: true, principal: { kind: "key", id: check.key.id, userId: check.key.userId, tier: "free" } } : { ok: false, reason: check.reason };
+
+const asAdmission = (result: LimitResult): Admitted => ({
+  headers: rateLimitHeaders("free", result),
+  refusal: result.allowed ? undefined : quotaRefusal("RATE_LIMITED", result.retryAfterSeconds),
+});

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock";
 import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
-import { type MaybePromise, then } from "../maybe-promise";
+import { isPromise, type MaybePromise } from "../maybe-promise";
 import type { ActiveKeys } from "./active-keys";
 import type { ApiKey, KeyStore } from "./store";
 
@@ -42,12 +42,16 @@ export function verifyKey(keys: ActiveKeys, clock: Clock, presented: string): Ma
     return { ok: false, reason: "MALFORMED" };
   }
   const keyHash = sha256Hex(presented);
-  return then(keys.find(keyHash), (key): MaybePromise<KeyCheck> => {
-    // The lookup is by hash already; the constant-time check keeps the comparison of secret-derived
-    // values free of early exits should the lookup ever become a prefix scan.
-    if (!key || !constantTimeEqual(key.keyHash, keyHash)) return { ok: false, reason: "NOT_FOUND" };
-    // lastUsedAt is coarse by contract: written at most once a minute per key.
-    const found: KeyCheck = { ok: true, key };
-    return then(keys.touch(key.id, clock(), LAST_USED_RESOLUTION_MS), () => found);
-  });
+  const key = keys.find(keyHash);
+  return isPromise(key) ? key.then((found) => checkFound(keys, clock, keyHash, found)) : checkFound(keys, clock, keyHash, key);
+}
+
+function checkFound(keys: ActiveKeys, clock: Clock, keyHash: string, key: ApiKey | undefined): MaybePromise<KeyCheck> {
+  // The lookup is by hash already; the constant-time check keeps the comparison of secret-derived
+  // values free of early exits should the lookup ever become a prefix scan.
+  if (!key || !constantTimeEqual(key.keyHash, keyHash)) return { ok: false, reason: "NOT_FOUND" };
+  const found: KeyCheck = { ok: true, key };
+  // lastUsedAt is coarse by contract: written at most once a minute per key.
+  const touched = keys.touch(key.id, clock(), LAST_USED_RESOLUTION_MS);
+  return isPromise(touched) ? touched.then(() => found) : found;
 }

@@ -64,7 +64,7 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
       touchIfStale.run({ id: keyId, now, staleBefore });
     },
     sweep(now, batch) {
-      const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lte(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
+      const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lt(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
       const oldLog = db.select({ seq: keyRevocations.seq }).from(keyRevocations).where(lte(keyRevocations.revokedAt, now - REVOCATION_LOG_RETENTION_MS)).limit(batch);
       return (
         db.delete(apiKeys).where(inArray(apiKeys.id, oldKeys)).returning({ id: apiKeys.id }).all().length +

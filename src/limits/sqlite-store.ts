@@ -7,7 +7,7 @@ import type { Grant, LimitStore } from "./store";
 export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
   // Prepared once: building drizzle queries per request cost ten times more than running them.
   const windowUse = db
-    .select({ used: sql<number>`coalesce(sum(${rateCounters.count}), 0)`, oldest: sql<number | null>`min(${rateCounters.slot})` })
+    .select({ used: sql<number>`coalesce(sum(${rateCounters.count}), 0)`, oldest: sql<number | null>`min(CASE WHEN ${rateCounters.count} > 0 THEN ${rateCounters.slot} END)` })
     .from(rateCounters)
     .where(and(eq(rateCounters.bucket, sql.placeholder("bucket")), gte(rateCounters.slot, sql.placeholder("firstSlot"))))
     .prepare();

@@ -3,7 +3,7 @@ import type { Config } from "../config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
-import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import { isPromise, type MaybePromise } from "../maybe-promise";
 import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../http/route-table";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
@@ -21,7 +21,11 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
     new Response(JSON.stringify({ status }), { status: status === "ok" ? 200 : 503, headers: { "content-type": JSON_CONTENT_TYPE, ...SECURITY_HEADERS } });
   const unavailable = () => answer("unavailable");
   // 503 while writes fail (a full disk, a read-only file system), not only when nothing answers.
-  const writable = () => then(deps.stateWritable(), (ok) => answer(ok ? "ok" : "unavailable"));
+  const answerFor = (writable: boolean) => answer(writable ? "ok" : "unavailable");
+  const writable = () => {
+    const ok = deps.stateWritable();
+    return isPromise(ok) ? ok.then(answerFor) : answerFor(ok);
+  };
   const healthz = (): MaybePromise<Response> => {
     try {
       catalog.ping();

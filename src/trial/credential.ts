@@ -1,8 +1,8 @@
 import type { Admitted, CredentialResult, Principal } from "../http/credential-guard";
 import { quotaRefusal } from "../http/error-catalog";
 import { rateLimitHeaders } from "../limits/http";
-import { type MaybePromise, then } from "../maybe-promise";
-import { createTrialQuota, type TrialDeps } from "./service";
+import { isPromise, type MaybePromise } from "../maybe-promise";
+import { createTrialQuota, type TrialDeps, type TrialQuota } from "./service";
 import { verifyTrialToken } from "./token";
 
 /**
@@ -19,10 +19,14 @@ export function trialCredential(deps: Pick<TrialDeps, "store" | "clock" | "secre
         : { ok: false, reason: check.reason };
     },
     admit(principal: Extract<Principal, { kind: "trial" }>): MaybePromise<Admitted> {
-      return then(consume(principal.id, principal.expiresAt), (quota) => ({
-        headers: rateLimitHeaders("trial", quota),
-        refusal: quota.allowed ? undefined : quotaRefusal("TRIAL_QUOTA_EXHAUSTED", quota.resetSeconds),
-      }));
+      const quota = consume(principal.id, principal.expiresAt);
+      return isPromise(quota) ? quota.then(asAdmission) : asAdmission(quota);
     },
   };
 }
+
+// A module function, not a callback made per request: the data routes' hot path (credential-guard.ts).
+const asAdmission = (quota: TrialQuota): Admitted => ({
+  headers: rateLimitHeaders("trial", quota),
+  refusal: quota.allowed ? undefined : quotaRefusal("TRIAL_QUOTA_EXHAUSTED", quota.resetSeconds),
+});

@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import type { Config } from "../config/config";
 import { apiError } from "../http/error-catalog";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
-import { type MaybePromise, then } from "../maybe-promise";
+import { isPromise, type MaybePromise } from "../maybe-promise";
 import { checkChallengeToken } from "./challenge";
 import type { TrialStore } from "./store";
 import { issueTrialToken, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "./token";
@@ -78,8 +78,9 @@ export function createTrialQuota(deps: Pick<TrialDeps, "store" | "clock">) {
       resetSeconds: Math.max(1, Math.ceil((expiresAtMs - deps.clock()) / 1000)),
     };
   };
-  return (jti: string, expiresAtMs: number): MaybePromise<TrialQuota> =>
-    exhausted.get(jti)
-      ? quota(jti, expiresAtMs, null)
-      : then(deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs), (used) => quota(jti, expiresAtMs, used));
+  return (jti: string, expiresAtMs: number): MaybePromise<TrialQuota> => {
+    if (exhausted.get(jti)) return quota(jti, expiresAtMs, null);
+    const used = deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs);
+    return isPromise(used) ? used.then((settled) => quota(jti, expiresAtMs, settled)) : quota(jti, expiresAtMs, used);
+  };
 }

@@ -6,8 +6,12 @@ import type { TrialStore } from "./store";
 export function createSqliteTrialStore({ db }: StateDb): TrialStore {
   return {
     secret(name, generate) {
+      const stored = () => db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)).get()?.value;
+      const found = stored();
+      if (found !== undefined) return found;
+      // Two first starts may both get here: the first insert wins, and both return what it wrote.
       db.insert(secrets).values({ name, value: generate() }).onConflictDoNothing().run();
-      return db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)).get()!.value;
+      return stored()!;
     },
 
     markChallengeUsed(id, expiresAt) {

@@ -68,6 +68,15 @@ export const limitStoreChecks = {
     expect(await grant(stores, "a", 0, S, 1)).toEqual({ granted: 0, used: 0, oldestSlot: null });
   },
 
+  "a slot that release emptied holds no requests: it is not the oldest": async ({ stores }) => {
+    await grant(stores, "a", 10, S, 3);
+    await stores.limits.release("a", S, 3);
+    expect(await grant(stores, "a", 10, S + 2, 1)).toEqual({ granted: 1, used: 1, oldestSlot: S + 2 });
+    await grant(stores, "b", 10, S, 2);
+    await stores.limits.release("b", S, 2);
+    expect(await grant(stores, "b", 0, S + 1, 1)).toEqual({ granted: 0, used: 0, oldestSlot: null });
+  },
+
   "unused requests of an earlier grant are given back before granting": async ({ stores }) => {
     expect((await grant(stores, "a", 10, S, 10)).granted).toBe(10);
     expect(await grant(stores, "a", 10, S + 1, 3, { slot: S, n: 4 })).toEqual({ granted: 3, used: 9, oldestSlot: S });

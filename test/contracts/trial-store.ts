@@ -12,6 +12,9 @@ export const trialStoreChecks = {
     expect(await stores.trial.secret("signer", () => "second")).toBe("first");
     expect(await (await peer()).trial.secret("signer", () => "third")).toBe("first");
     expect(await stores.trial.secret("other", () => "its own")).toBe("its own");
+    let generated = 0;
+    expect(await stores.trial.secret("signer", () => `unused ${++generated}`)).toBe("first");
+    expect(generated).toBe(0);
   },
 
   "parallel first calls for a secret all agree on one of the generated values": async ({ stores, parallel }) => {
