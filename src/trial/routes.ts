@@ -15,7 +15,7 @@ const TrialTokenResponse = t.Object({
   expiresAt: t.String({ format: "date-time" }),
 });
 
-/** Public trial routes: a bot challenge, and a 24-hour, 30-request token for its solution. */
+/** Public trial routes: a bot challenge, and a trial token (trial/token.ts: its lifetime and quota) for its solution. */
 export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter }) {
   const app = new Elysia({ prefix: "/v1" }).use(
     ipRateLimit({ limiter: deps.limiter, spec: deps.config.trialIpLimit, scope: "trial", clientIpHeader: deps.config.clientIpHeader }),
