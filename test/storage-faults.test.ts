@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { SQL } from "bun";
 import { DrizzleQueryError } from "drizzle-orm";
-import { storageFault } from "../src/db/storage-fault";
+import { StorageTimeout, storageFault } from "../src/db/storage-fault";
 import { createErrorMapper } from "../src/http/error-mapping";
 import { ApiError } from "../src/http/errors";
 import { jsonPost } from "./helpers/http";
@@ -40,6 +41,27 @@ describe("which errors are storage faults", () => {
     expect(storageFault(constraint())).toBeUndefined();
     expect(storageFault(new TypeError("x is undefined"))).toBeUndefined();
     expect(storageFault(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }))).toMatchObject({ code: "ENOSPC" });
+  });
+
+  test("PostgreSQL: unreachable, lost, stopping, full, read-only or too slow is, also wrapped by drizzle; a constraint or a bad query is not", () => {
+    // As Bun's client raises them: its own code, and the server's SQLSTATE in errno for the server's errors.
+    const postgres = (code: string, errno?: string) => new SQL.PostgresError(`message for ${errno ?? code}`, { code, errno });
+    for (const code of ["ERR_POSTGRES_CONNECTION_REFUSED", "ERR_POSTGRES_CONNECTION_CLOSED", "ERR_POSTGRES_CONNECTION_FAILED", "ERR_POSTGRES_CONNECTION_TIMEOUT"]) {
+      expect(storageFault(postgres(code))).toEqual({ code, message: `message for ${code}` });
+    }
+    for (const sqlState of ["57P01", "57P03", "57014", "53100", "53300", "08006", "58030", "55P03", "25006", "28P01", "3D000"]) {
+      expect(storageFault(postgres("ERR_POSTGRES_SERVER_ERROR", sqlState))).toEqual({ code: sqlState, message: `message for ${sqlState}` });
+    }
+    const wrapped = new DrizzleQueryError("select * from users where email = $1", ["someone@example.com"], postgres("ERR_POSTGRES_SERVER_ERROR", "57P01"));
+    expect(storageFault(wrapped)).toEqual({ code: "57P01", message: "message for 57P01" });
+    expect(storageFault(new StorageTimeout("the PostgreSQL state database", 2000))).toEqual({
+      code: "ETIMEDOUT",
+      message: "the PostgreSQL state database did not answer within 2000 ms",
+    });
+    // A unique violation, a syntax error, a transaction misused: bugs or the caller's business, not the storage's.
+    expect(storageFault(postgres("ERR_POSTGRES_SERVER_ERROR", "23505"))).toBeUndefined();
+    expect(storageFault(postgres("ERR_POSTGRES_SYNTAX_ERROR", "42601"))).toBeUndefined();
+    expect(storageFault(postgres("ERR_POSTGRES_INVALID_TRANSACTION_STATE"))).toBeUndefined();
   });
 
   test("the one mapping: ApiError as it is, a fault 503 with Retry-After and reported, anything else a logged 500", () => {

@@ -1,12 +1,12 @@
 /**
  * The one rule for "the storage cannot take or serve data right now", as opposed to a bug: which errors
  * mean it, and how they read in a log or a start-up message. Requests answer such a fault with 503
- * (src/http/error-mapping.ts); start-up stops with one line naming the data directory.
+ * (src/http/error-mapping.ts); start-up stops with one line naming the data directory or the state URL.
  */
 
 /** What went wrong, without the query or its parameters (which may hold hashes or tokens). */
 export interface StorageFault {
-  /** `SQLITE_FULL`, `SQLITE_IOERR_WRITE`, `ENOSPC`, ... */
+  /** `SQLITE_FULL`, `SQLITE_IOERR_WRITE`, `ENOSPC`, `ERR_POSTGRES_CONNECTION_REFUSED`, `57P01`, ... */
   readonly code: string;
   /** SQLite's or the OS's own short description: "database or disk is full". */
   readonly message: string;
@@ -35,6 +35,43 @@ const SQLITE_STORAGE_CODES = new Map<number, string>([
 const ERRNO_STORAGE_CODES = new Set(["ENOSPC", "EDQUOT", "EIO", "EROFS"]);
 
 /**
+ * Bun's SQL client's own codes for a PostgreSQL server it cannot reach or lost: refused (nothing
+ * listens), failed (closed before the handshake, as a starting server does), timed out connecting, and
+ * closed (a connection dropped mid-query, or the pool shut).
+ */
+const POSTGRES_CLIENT_CODES = new Set([
+  "ERR_POSTGRES_CONNECTION_CLOSED",
+  "ERR_POSTGRES_CONNECTION_FAILED",
+  "ERR_POSTGRES_CONNECTION_REFUSED",
+  "ERR_POSTGRES_CONNECTION_TIMEOUT",
+  "ERR_POSTGRES_IDLE_TIMEOUT",
+  "ERR_POSTGRES_LIFETIME_TIMEOUT",
+]);
+
+/**
+ * SQLSTATE classes and codes the PostgreSQL server answers with when it, not the statement, is the
+ * trouble: connection exceptions (08), insufficient resources such as a full disk or too many
+ * connections (53), the operator stopping or restarting it and the statement timeout (57: 57P01 admin
+ * shutdown, 57P02 crash, 57P03 still starting, 57014 cancelled by statement_timeout), system and I/O errors
+ * (58), a lock not granted in time (55P03), a read-only server such as a standby after a failover
+ * (25006), and a login refused (28) or a database gone (3D000), which the operator must fix meanwhile.
+ */
+const POSTGRES_SQLSTATE_CLASSES = new Set(["08", "28", "53", "57", "58"]);
+const POSTGRES_SQLSTATES = new Set(["55P03", "25006", "3D000"]);
+
+/**
+ * A store call that got no answer in time (a server that stopped answering without closing the
+ * connection): thrown by the store's deadline (db/postgres-state.ts), a storage fault like the others.
+ */
+export class StorageTimeout extends Error {
+  override name = "StorageTimeout";
+  readonly code = "ETIMEDOUT";
+  constructor(what: string, ms: number) {
+    super(`${what} did not answer within ${ms} ms`);
+  }
+}
+
+/**
  * The storage fault behind `error`, if it is one. Follows `cause`: drizzle wraps SQLite's error in a
  * DrizzleQueryError whose message carries the query and its parameters.
  */
@@ -45,10 +82,22 @@ export function storageFault(error: unknown): StorageFault | undefined {
       if (!SQLITE_STORAGE_CODES.has(errno & 0xff)) return undefined;
       return { code: (e as Error & { code?: string }).code ?? SQLITE_STORAGE_CODES.get(errno & 0xff)!, message: e.message };
     }
+    if (e.name === "PostgresError") return postgresFault(e as Error & { code?: string; errno?: string });
+    if (e instanceof StorageTimeout) return { code: e.code, message: e.message };
     const errnoError = e as NodeJS.ErrnoException;
     if (typeof errnoError.code === "string" && typeof errnoError.syscall === "string") {
       return ERRNO_STORAGE_CODES.has(errnoError.code) ? fileSystemFault(errnoError) : undefined;
     }
+  }
+  return undefined;
+}
+
+/** Recognised by name, as SQLite's errors are above: the rule needs no database client of its own. */
+function postgresFault(error: Error & { code?: string; errno?: string }): StorageFault | undefined {
+  const { code, errno } = error;
+  if (code !== undefined && POSTGRES_CLIENT_CODES.has(code)) return { code, message: error.message };
+  if (errno !== undefined && (POSTGRES_SQLSTATES.has(errno) || POSTGRES_SQLSTATE_CLASSES.has(errno.slice(0, 2)))) {
+    return { code: errno, message: error.message };
   }
   return undefined;
 }
@@ -72,6 +121,19 @@ export function dataDirUnusable(dataDir: string, error: unknown): Error {
   return new DataDirUnusable(
     `cannot use data directory ${dataDir}: ${describe(fault)}${where}; it must be a directory that the user running foodapi can write, with free space (set --data-dir or FOODAPI_DATA_DIR)`,
   );
+}
+
+/** The state URL (--state-url, FOODAPI_STATE_URL) is not one foodapi can use: a usage error, exit 2. */
+export class InvalidStateUrl extends Error {
+  override name = "InvalidStateUrl";
+}
+
+/**
+ * Start-up cannot use the state store the URL names (unreachable after the retries, login refused, a
+ * schema newer than this foodapi): one line naming the setting, exit 1.
+ */
+export class StateStoreUnusable extends Error {
+  override name = "StateStoreUnusable";
 }
 
 /** Errno codes as a person would say them; SQLite's codes by its own message. */

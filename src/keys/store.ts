@@ -40,7 +40,9 @@ export interface KeyStore {
 /**
  * How a revocation reaches every process that caches keys (keys/active-keys.ts): `onRevoked` is called
  * once the revoke committed, `takeRevoked` before every cached read, so it must cost no more than a
- * memory read when nothing happened.
+ * memory read when nothing happened. A backend may have no signal at all (PostgreSQL alone): then
+ * `onRevoked` does nothing, `takeRevoked` always answers an empty list, and the key cache's trust of
+ * under a second is what refuses a revoked key on the other processes in time.
  */
 export interface KeyRevocations {
   /** Tells every process, this one included, that the key with this hash is revoked. */

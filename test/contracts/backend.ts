@@ -12,6 +12,12 @@ export interface ContractBackend {
   open(): Promise<BackendUnderTest>;
   /** Releases what the factory keeps from one state to the next (threads, a server); after the last test. */
   dispose?(): Promise<void>;
+  /**
+   * How the backend's `keyRevocations` reach other processes: "announced" (the default), `takeRevoked`
+   * reports them, as SQLite's memory-mapped epoch does; "none", no signal at all, and the key cache's
+   * one-second trust is the bound (keys/active-keys.ts): PostgreSQL without Redis.
+   */
+  revocationSignal?: "announced" | "none";
 }
 
 /** The handles a check works with; `S` narrows them to the stores one contract uses. */

@@ -1,0 +1,61 @@
+/**
+ * The PostgreSQL state schema's history, compiled into the binary (as state-migrations.ts is for SQLite).
+ * Each entry runs once, in order, in the transaction that holds the migration lock (postgres-state.ts);
+ * `foodapi_schema` records which have run. Append only: never edit a shipped entry. The drizzle tables
+ * (src/<capability>/postgres-schema.ts, db/postgres-schema.ts) describe the result;
+ * test/postgres-state.test.ts checks that they agree column for column.
+ *
+ * Times are epoch milliseconds in `bigint`, as the contract has them; booleans are booleans.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE users (
+     id text PRIMARY KEY,
+     email text NOT NULL UNIQUE,
+     name text NOT NULL,
+     email_verified boolean NOT NULL DEFAULT false,
+     image text,
+     password_hash text,
+     created_at bigint NOT NULL,
+     updated_at bigint NOT NULL
+   );
+   CREATE TABLE sessions (
+     id text PRIMARY KEY,
+     token_hash text NOT NULL UNIQUE,
+     user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+     expires_at bigint NOT NULL,
+     persistent boolean NOT NULL,
+     created_at bigint NOT NULL,
+     updated_at bigint NOT NULL
+   );
+   CREATE INDEX sessions_user_idx ON sessions (user_id);
+   CREATE INDEX sessions_expiry_idx ON sessions (expires_at);
+   -- seq is not part of a key: it orders keys issued in the same millisecond, as rowid does in SQLite.
+   CREATE TABLE api_keys (
+     id text PRIMARY KEY,
+     user_id text NOT NULL REFERENCES users (id),
+     name text NOT NULL,
+     key_prefix text NOT NULL,
+     key_hash text NOT NULL UNIQUE,
+     tier text NOT NULL,
+     created_at bigint NOT NULL,
+     last_used_at bigint,
+     revoked_at bigint,
+     seq bigint GENERATED ALWAYS AS IDENTITY
+   );
+   CREATE INDEX api_keys_user_idx ON api_keys (user_id, created_at);
+   CREATE INDEX api_keys_revoked_idx ON api_keys (revoked_at) WHERE revoked_at IS NOT NULL;
+   CREATE TABLE rate_counters (
+     bucket text NOT NULL,
+     slot bigint NOT NULL,
+     count integer NOT NULL,
+     expires_at bigint NOT NULL,
+     PRIMARY KEY (bucket, slot)
+   );
+   CREATE INDEX rate_counters_expiry_idx ON rate_counters (expires_at);
+   CREATE TABLE secrets (name text PRIMARY KEY, value text NOT NULL);
+   CREATE TABLE used_challenges (id text PRIMARY KEY, expires_at bigint NOT NULL);
+   CREATE INDEX used_challenges_expiry_idx ON used_challenges (expires_at);
+   CREATE TABLE trial_usage (jti text PRIMARY KEY, used integer NOT NULL, expires_at bigint NOT NULL);
+   CREATE INDEX trial_usage_expiry_idx ON trial_usage (expires_at);
+   CREATE TABLE storage_probe (id integer PRIMARY KEY CHECK (id = 1), written_at bigint NOT NULL);`,
+];

@@ -1,0 +1,195 @@
+import { SQL } from "bun";
+import { drizzle } from "drizzle-orm/bun-sql";
+import { createPostgresAccountStore, createPostgresSessionStore } from "../accounts/postgres-stores";
+import { createPostgresKeyRevocations, createPostgresKeyStore } from "../keys/postgres-store";
+import { createPostgresLimitStore } from "../limits/postgres-store";
+import { isPromise } from "../maybe-promise";
+import { createPostgresTrialStore } from "../trial/postgres-store";
+import { POSTGRES_MIGRATIONS } from "./postgres-migrations";
+import type { StateStores } from "./state-stores";
+import { InvalidStateUrl, StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "./storage-fault";
+
+/**
+ * The state in PostgreSQL (15 or later), for any number of instances sharing one database.
+ *
+ * No call hangs: every store call settles within STORE_CALL_DEADLINE_MS (2 s), whatever the server does.
+ * A server that is down or drops the connection fails a call at once (Bun's client reports the refused or
+ * closed connection); one that stops answering without closing it is cut off by the deadline here; the
+ * server itself cancels a statement after STATEMENT_TIMEOUT_MS (lock waits included), so a slow statement
+ * gives its locks back before the caller has given up on it. Each of these is a storage fault (503 with
+ * Retry-After). The pool opens new connections as calls need them, so service returns by itself when the
+ * server does.
+ */
+export const STORE_CALL_DEADLINE_MS = 2000;
+const STATEMENT_TIMEOUT_MS = 1500;
+const CONNECT_TIMEOUT_S = 2;
+/** A client that vanished inside a transaction (killed, cut off) holds its locks no longer than this. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 5000;
+/** Migrations may wait for another instance's migrations, and a future one may rewrite a large table. */
+const MIGRATION_STATEMENT_TIMEOUT = "5min";
+/** Connections per instance (per process with `--workers`). */
+const POOL_SIZE = 10;
+
+/** A server that is still starting (or restarting) when foodapi starts is waited for this long in all. */
+const CONNECT_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
+
+/**
+ * The two-key advisory lock that migrations run under: instances starting together on one database take
+ * turns, and the later ones find the schema applied. Its own key space ("food", 0): the rate limiter's
+ * locks use another first key (limits/postgres-store.ts).
+ */
+const MIGRATION_LOCK = [0x666f_6f64, 0] as const;
+
+export interface PostgresStateOptions {
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+}
+
+/**
+ * Connects (retrying a server that is starting), applies the migrations this binary has under the
+ * migration lock, and returns the stores. `log`: where a start that migrated an existing schema says so.
+ * A URL that is not PostgreSQL's is an `InvalidStateUrl`; a server that cannot be used a
+ * `StateStoreUnusable`, both one line naming the setting.
+ */
+export async function openPostgresState(url: string, log: (line: string) => void = () => {}, options: PostgresStateOptions = {}): Promise<StateStores> {
+  const { where, database } = parseUrl(url);
+  const client = new SQL(url, {
+    // Bun's client lets PGDATABASE outrank the URL's database: the URL the operator gave is the one used.
+    ...(database ? { database } : {}),
+    max: options.poolSize ?? POOL_SIZE,
+    connectionTimeout: CONNECT_TIMEOUT_S,
+    connection: {
+      application_name: "foodapi",
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+  });
+  try {
+    await connect(client, where);
+    const applied = await migrate(client, where);
+    // A new database (from schema 0) is no news; an existing one that moved on is: the release before
+    // may no longer run on it.
+    if (applied && applied.from > 0) log(`state database ${where}: migrated from schema ${applied.from} to ${applied.to}`);
+  } catch (error) {
+    await client.close({ timeout: 0 });
+    throw error;
+  }
+  return postgresStores(client);
+}
+
+function postgresStores(client: SQL): StateStores {
+  const db = drizzle({ client });
+  return {
+    accounts: withDeadline(createPostgresAccountStore(db)),
+    sessions: withDeadline(createPostgresSessionStore(db)),
+    keys: withDeadline(createPostgresKeyStore(db)),
+    keyRevocations: createPostgresKeyRevocations(),
+    limits: withDeadline(createPostgresLimitStore(db)),
+    trial: withDeadline(createPostgresTrialStore(db)),
+    ping: () => deadline(client`SELECT 1`.then(() => {})),
+    probeWrite: () =>
+      deadline(
+        client`INSERT INTO storage_probe (id, written_at) VALUES (1, ${Date.now()})
+               ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at`.then(() => {}),
+      ),
+    // Running calls get the deadline's time to finish; then the pool is shut.
+    close: () => client.close({ timeout: STORE_CALL_DEADLINE_MS / 1000 }),
+  };
+}
+
+/** The database the URL names, and the URL as a message may show it: no password, no parameters. */
+function parseUrl(url: string): { where: string; database: string | undefined } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidStateUrl("the state URL (--state-url, FOODAPI_STATE_URL) is not a URL; it must look like postgres://user:password@host:5432/database");
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    throw new InvalidStateUrl(
+      `the state URL (--state-url, FOODAPI_STATE_URL) must be a postgres:// or postgresql:// URL, not ${parsed.protocol}//…; leave it unset for SQLite in the data directory`,
+    );
+  }
+  const user = parsed.username ? `${parsed.username}@` : "";
+  return { where: `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`, database: decodeURIComponent(parsed.pathname.slice(1)) || undefined };
+}
+
+/** Faults that pass by themselves: the server is starting, restarting, or not reachable yet. */
+const transient = (fault: StorageFault) => !fault.code.startsWith("28") && fault.code !== "3D000";
+
+async function connect(client: SQL, where: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client`SELECT 1`;
+      return;
+    } catch (error) {
+      const fault = storageFault(error);
+      const delay = CONNECT_RETRY_DELAYS_MS[attempt];
+      if (!fault || !transient(fault) || delay === undefined) throw unusable(where, error, attempt + 1);
+      await Bun.sleep(delay);
+    }
+  }
+}
+
+function unusable(where: string, error: unknown, attempts: number): StateStoreUnusable {
+  const fault = storageFault(error);
+  const why = fault ? `${fault.message} (${fault.code})` : error instanceof Error ? error.message : String(error);
+  const tries = fault && transient(fault) ? ` after ${attempts} attempts` : "";
+  return new StateStoreUnusable(`cannot use the state database ${where}${tries}: ${why} (set --state-url or FOODAPI_STATE_URL)`);
+}
+
+/**
+ * Applies the migrations the database lacks, all in one transaction under the migration lock: of
+ * instances starting together on an empty database one applies them, the others wait for its commit and
+ * find nothing to do; an instance killed halfway leaves nothing applied. The schema versions it went from
+ * and to, if any.
+ */
+async function migrate(client: SQL, where: string): Promise<{ from: number; to: number } | null> {
+  try {
+    return await client.begin(async (tx) => {
+      await tx.unsafe(`SET LOCAL statement_timeout = '${MIGRATION_STATEMENT_TIMEOUT}'`);
+      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK[0]}, ${MIGRATION_LOCK[1]})`;
+      await tx.unsafe("CREATE TABLE IF NOT EXISTS foodapi_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+      const [{ version }] = (await tx`SELECT coalesce(max(version), 0)::integer AS version FROM foodapi_schema`) as [{ version: number }];
+      if (version > POSTGRES_MIGRATIONS.length) {
+        throw new StateStoreUnusable(
+          `the state database ${where} is at schema version ${version}, newer than this foodapi knows (${POSTGRES_MIGRATIONS.length}); run the newer version`,
+        );
+      }
+      for (let next = version; next < POSTGRES_MIGRATIONS.length; next++) {
+        await tx.unsafe(POSTGRES_MIGRATIONS[next]!).simple();
+        await tx`INSERT INTO foodapi_schema (version) VALUES (${next + 1})`;
+      }
+      return version === POSTGRES_MIGRATIONS.length ? null : { from: version, to: POSTGRES_MIGRATIONS.length };
+    });
+  } catch (error) {
+    if (error instanceof StateStoreUnusable) throw error;
+    // A fault (the server went away meanwhile) or the server refusing a migration: either way one line.
+    throw unusable(where, error, 1);
+  }
+}
+
+/**
+ * The store with every promise-returning method bounded by the deadline. A call cut off may still
+ * complete on the server later; each is one transaction or one statement, so it completes whole or not
+ * at all, and a grant or a trial count completed after its 503 only counts against the caller (quotas
+ * never fail open).
+ */
+function withDeadline<T extends object>(store: T): T {
+  const bounded: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(store)) {
+    bounded[name] = typeof member === "function" ? (...args: unknown[]) => deadline(member.apply(store, args)) : member;
+  }
+  return bounded as T;
+}
+
+function deadline<T>(value: T | Promise<T>): T | Promise<T> {
+  if (!isPromise(value)) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StorageTimeout("the PostgreSQL state database", STORE_CALL_DEADLINE_MS)), STORE_CALL_DEADLINE_MS);
+  });
+  // The call's own failure after the deadline has nobody left to hear it.
+  value.catch(() => {});
+  return Promise.race([value, expired]).finally(() => clearTimeout(timer));
+}

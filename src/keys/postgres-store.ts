@@ -1,0 +1,87 @@
+import { and, count, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
+import { users } from "../accounts/postgres-schema";
+import { apiKeys } from "./postgres-schema";
+import { type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+
+const NO_NEWS: readonly string[] = [];
+
+export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
+  // The queries of an API request, built once.
+  const activeByHash = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+    .prepare("api_keys_active_by_hash");
+  const touchIfStale = db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
+    .where(
+      and(
+        eq(apiKeys.id, sql.placeholder("id")),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
+      ),
+    )
+    .prepare("api_keys_touch");
+
+  return {
+    // The account's row is locked for the count and the insert: parallel issues for one account, from any
+    // instance, take turns, so they cannot pass the limit together (a count alone would not stop two
+    // transactions that both read "2 of 3").
+    insertWithinLimit: (key, maxActive) =>
+      db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, key.userId)).for("update");
+        const [{ n }] = (await tx
+          .select({ n: count() })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.userId, key.userId), isNull(apiKeys.revokedAt)))) as [{ n: number }];
+        if (n >= maxActive) return undefined;
+        const [inserted] = await tx.insert(apiKeys).values(key).returning();
+        return inserted;
+      }),
+
+    findActiveByHash: async (keyHash) => (await activeByHash.execute({ keyHash }))[0],
+
+    listActive: async (userId) =>
+      await db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        // Insertion order breaks ties: two keys issued in the same millisecond still list newest first.
+        .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.seq DESC`),
+
+    // One statement: of parallel revokes, the later ones wait for the first's row lock, then find the key
+    // revoked and return nothing.
+    revoke: async (userId, keyId, now) =>
+      (
+        await db
+          .update(apiKeys)
+          .set({ revokedAt: now })
+          .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+          .returning()
+      )[0],
+
+    async touch(keyId, now, staleBefore) {
+      await touchIfStale.execute({ id: keyId, now, staleBefore });
+    },
+
+    async sweep(now, batch) {
+      const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lte(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
+      return (await db.delete(apiKeys).where(inArray(apiKeys.id, oldKeys)).returning({ id: apiKeys.id })).length;
+    },
+  };
+}
+
+/**
+ * Revocations with PostgreSQL alone: no signal between instances, and none is needed for the contract's
+ * rule. The key cache (keys/active-keys.ts) trusts a cached key for less than a second and the revoke
+ * itself has committed before it answers, so every instance refuses a revoked key within one second
+ * (decisions §11) without hearing of it. This instance drops the key from its own cache at once
+ * (ActiveKeys.revoke). Where Redis is configured, its pub/sub makes the refusal immediate everywhere.
+ */
+export function createPostgresKeyRevocations(): KeyRevocations {
+  return {
+    onRevoked: () => {},
+    takeRevoked: () => NO_NEWS,
+  };
+}

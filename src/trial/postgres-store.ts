@@ -1,0 +1,39 @@
+import { eq, inArray, lt, lte, sql } from "drizzle-orm";
+import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
+import { secrets, trialUsage, usedChallenges } from "./postgres-schema";
+import type { TrialStore } from "./store";
+
+export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
+  // The trial routes' per-request statement, built once. One statement, atomic by itself: the upsert
+  // locks the token's row and re-checks `used < quota` against the latest count, so parallel requests
+  // from any instance never count past the quota; past it, nothing is returned.
+  const consume = db
+    .insert(trialUsage)
+    .values({ jti: sql.placeholder("jti"), used: 1, expiresAt: sql.placeholder("expiresAt") })
+    .onConflictDoUpdate({ target: trialUsage.jti, set: { used: sql`${trialUsage.used} + 1` }, setWhere: lt(trialUsage.used, sql.placeholder("quota")) })
+    .returning({ used: trialUsage.used })
+    .prepare("trial_usage_consume");
+
+  return {
+    async secret(name, generate) {
+      // A racing first start's insert waits for the other's to commit and then does nothing; the read
+      // after it sees whichever value won.
+      await db.insert(secrets).values({ name, value: generate() }).onConflictDoNothing();
+      return (await db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)))[0]!.value;
+    },
+
+    markChallengeUsed: async (id, expiresAt) => (await db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning()).length > 0,
+
+    consumeTrialRequest: async (jti, quota, expiresAt) => (await consume.execute({ jti, quota, expiresAt }))[0]?.used ?? null,
+
+    async sweepExpired(now, batch) {
+      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, now)).limit(batch);
+      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, now)).limit(batch);
+      const [sweptUsage, sweptChallenges] = await Promise.all([
+        db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }),
+        db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }),
+      ]);
+      return sweptUsage.length + sweptChallenges.length;
+    },
+  };
+}

@@ -1,0 +1,337 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { sessions, users } from "../src/accounts/postgres-schema";
+import { schemaVersions, storageProbe } from "../src/db/postgres-schema";
+import { POSTGRES_MIGRATIONS } from "../src/db/postgres-migrations";
+import { openPostgresState, STORE_CALL_DEADLINE_MS } from "../src/db/postgres-state";
+import type { StateStores } from "../src/db/state-stores";
+import { InvalidStateUrl, StateStoreUnusable, storageFault } from "../src/db/storage-fault";
+import { apiKeys } from "../src/keys/postgres-schema";
+import { rateCounters } from "../src/limits/postgres-schema";
+import { secrets, trialUsage, usedChallenges } from "../src/trial/postgres-schema";
+import { type ContractBackend, runStoreContracts } from "./contracts";
+import { user } from "./contracts/fixtures";
+import { postgresMissing, type StoreServer, startPostgres } from "./helpers/store-servers";
+import { startTcpProxy } from "./helpers/tcp-proxy";
+import { createTestApp } from "./helpers/test-app";
+
+/**
+ * The PostgreSQL backend (db/postgres-state.ts) against a throwaway server: every store contract, the
+ * migrations, and outages (stopped, dropped mid-call, silent).
+ */
+const missing = postgresMissing();
+
+if (missing) {
+  test.skip(`PostgreSQL backend: ${missing}`, () => {});
+} else {
+  let server: Promise<StoreServer> | undefined;
+  const shared = () => (server ??= startPostgres());
+  let admin: SQL | undefined;
+  /** A client on the server's own `postgres` database, for creating and dropping databases. */
+  const adminClient = async () => (admin ??= new SQL(databaseUrl((await shared()).url, "postgres"), { max: 1 }));
+
+  let databases = 0;
+  /** A new database on the shared server, empty or a copy of `template`; its URL. */
+  async function createDatabase(template?: string): Promise<string> {
+    const name = `foodapi_${++databases}`;
+    await (await adminClient()).unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+    return databaseUrl((await shared()).url, name);
+  }
+  const dropDatabase = async (url: string) => (await adminClient()).unsafe(`DROP DATABASE ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+
+  /** Migrated once; each state of the contract suites is a copy, which costs a file copy, not the DDL. */
+  let template: Promise<string> | undefined;
+  const migratedTemplate = () =>
+    (template ??= (async () => {
+      const url = await createDatabase();
+      await (await openPostgresState(url)).close();
+      return new URL(url).pathname.slice(1);
+    })());
+
+  /**
+   * One database per state. Another process's view is another pool on it; handles that run at the same
+   * time are pools too (two connections each), since separate connections run in parallel on the server.
+   */
+  const postgres: ContractBackend = {
+    name: "PostgreSQL",
+    revocationSignal: "none",
+    async open() {
+      const url = await createDatabase(await migratedTemplate());
+      // Two connections a pool: every backend process the server starts costs the 2 shared cores time.
+      const stores = await openPostgresState(url, undefined, { poolSize: 2 });
+      const handles: StateStores[] = [];
+      const another = async () => {
+        const handle = await openPostgresState(url, undefined, { poolSize: 2 });
+        handles.push(handle);
+        return handle;
+      };
+      return {
+        stores,
+        peer: another,
+        parallel: (n) => Promise.all(Array.from({ length: n }, another)),
+        async close() {
+          // Closing a closed pool resolves at once: a check may have closed a peer itself.
+          await Promise.all([...handles, stores].map((handle) => handle.close()));
+          await dropDatabase(url);
+        },
+      };
+    },
+    async dispose() {
+      await admin?.close();
+      await (await server)?.stop();
+    },
+  };
+
+  runStoreContracts(postgres);
+
+  describe("the PostgreSQL state", () => {
+    test("migrations produce exactly the tables, columns and types the drizzle schemas describe", async () => {
+      const url = await createDatabase();
+      const stores = await openPostgresState(url);
+      const client = new SQL(url, { max: 1 });
+      try {
+        const tables = [users, sessions, apiKeys, rateCounters, secrets, usedChallenges, trialUsage, storageProbe, schemaVersions] as PgTable[];
+        const columns = (await client`
+          SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public'
+        `) as Array<{ table_name: string; column_name: string; data_type: string; is_nullable: "YES" | "NO" }>;
+        const actual = columns
+          // api_keys.seq: PostgreSQL's stand-in for SQLite's rowid, hidden from the rows on purpose (keys/postgres-schema.ts).
+          .filter((c) => !(c.table_name === "api_keys" && c.column_name === "seq"))
+          .map((c) => `${c.table_name}.${c.column_name} ${c.data_type}${c.is_nullable === "NO" ? " not null" : ""}`)
+          .sort();
+        const described = tables
+          .flatMap((table) => {
+            const config = getTableConfig(table);
+            return config.columns.map((c) => `${config.name}.${c.name} ${c.getSQLType()}${c.notNull ? " not null" : ""}`);
+          })
+          .sort();
+        expect(actual).toEqual(described);
+        expect(await client`SELECT version FROM foodapi_schema ORDER BY version`).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
+      } finally {
+        await client.close();
+        await stores.close();
+        await dropDatabase(url);
+      }
+    });
+
+    test("two instances starting at the same moment on an empty database both come up; the schema is applied once", async () => {
+      const url = await createDatabase();
+      const lines: string[] = [];
+      const both = await Promise.all([openPostgresState(url, (line) => lines.push(line)), openPostgresState(url, (line) => lines.push(line))]);
+      const client = new SQL(url, { max: 1 });
+      try {
+        // Each migration is recorded once (its version is the primary key: a second application would fail).
+        expect(await client`SELECT version FROM foodapi_schema ORDER BY version`).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
+        // Both work on the one schema.
+        const account = user();
+        expect(await both[0].accounts.insert(account)).toEqual(account);
+        expect(await both[1].accounts.findByEmail(account.email)).toEqual(account);
+        // A new database is no news; a restart applies nothing and says nothing.
+        await (await openPostgresState(url, (line) => lines.push(line))).close();
+        expect(lines).toEqual([]);
+      } finally {
+        await client.close();
+        await Promise.all(both.map((stores) => stores.close()));
+        await dropDatabase(url);
+      }
+    });
+
+    test("a schema newer than this foodapi knows: one line naming the database, no stack", async () => {
+      const url = await createDatabase(await migratedTemplate());
+      const client = new SQL(url, { max: 1 });
+      try {
+        await client`INSERT INTO foodapi_schema (version) VALUES (${POSTGRES_MIGRATIONS.length + 1})`;
+        const error = await openPostgresState(url).catch((e) => e);
+        expect(error).toBeInstanceOf(StateStoreUnusable);
+        expect(error.message).toContain(`is at schema version ${POSTGRES_MIGRATIONS.length + 1}, newer than this foodapi knows`);
+        expect(error.message).toContain(new URL(url).pathname);
+      } finally {
+        await client.close();
+        await dropDatabase(url);
+      }
+    });
+
+    test("the URL's database is the one used, even where PGDATABASE names another", async () => {
+      const url = await createDatabase(await migratedTemplate());
+      const before = process.env.PGDATABASE;
+      process.env.PGDATABASE = "postgres";
+      let stores: StateStores | undefined;
+      try {
+        stores = await openPostgresState(url);
+        const account = user();
+        await stores.accounts.insert(account);
+        const client = new SQL(url, { database: new URL(url).pathname.slice(1), max: 1 });
+        expect(await client`SELECT email FROM users`).toEqual([{ email: account.email }]);
+        await client.close();
+      } finally {
+        if (before === undefined) delete process.env.PGDATABASE;
+        else process.env.PGDATABASE = before;
+        await stores?.close();
+        await dropDatabase(url);
+      }
+    });
+
+    test("a URL that is not PostgreSQL's is a usage error naming the setting, before any connection", async () => {
+      for (const url of ["redis://127.0.0.1:6379", "mysql://root@localhost/foodapi", "not a url", "/var/lib/foodapi/state.sqlite"]) {
+        const error = await openPostgresState(url).catch((e) => e);
+        expect(error).toBeInstanceOf(InvalidStateUrl);
+        expect(error.message).toContain("--state-url");
+      }
+    });
+
+    test("a server that is not there: one line after the retries, naming the URL without its password", async () => {
+      const port = (await shared()).port;
+      const started = performance.now();
+      const error = await openPostgresState(`postgresql://foodapi:secret-password@127.0.0.1:1/foodapi`).catch((e) => e);
+      expect(error).toBeInstanceOf(StateStoreUnusable);
+      expect(error.message).toMatch(/^cannot use the state database postgresql:\/\/foodapi@127\.0\.0\.1:1\/foodapi after 5 attempts: .*ERR_POSTGRES_CONNECTION_REFUSED/);
+      expect(error.message).toContain("--state-url");
+      expect(error.message).not.toContain("secret-password");
+      // The retries wait 3.75 s in all for a server that is starting.
+      expect(performance.now() - started).toBeGreaterThan(3500);
+      // A database that does not exist will not appear by waiting: at once.
+      const noDatabase = await openPostgresState(`postgres://postgres@127.0.0.1:${port}/no_such_database`).catch((e) => e);
+      expect(noDatabase).toBeInstanceOf(StateStoreUnusable);
+      expect(noDatabase.message).toContain("(3D000)");
+      expect(noDatabase.message).not.toContain("attempts");
+    });
+  });
+
+  /** On a server of their own: they stop it. */
+  describe("PostgreSQL outages", () => {
+    let own: StoreServer;
+    let stores: StateStores;
+    beforeAll(async () => {
+      own = await startPostgres();
+      stores = await openPostgresState(own.url);
+    });
+    afterAll(async () => {
+      await stores?.close();
+      await own?.stop();
+    });
+
+    /** `call`'s rejection, and how long it took. */
+    async function rejection(call: () => unknown): Promise<{ error: unknown; ms: number }> {
+      const started = performance.now();
+      const error = await Promise.resolve()
+        .then(call)
+        .then(
+        () => new Error("resolved"),
+        (e) => e,
+      );
+      return { error, ms: performance.now() - started };
+    }
+
+    test("server stopped: reads and writes reject at once as storage faults; started again, they succeed without reopening", async () => {
+      const account = user();
+      await stores.accounts.insert(account);
+      await own.stop();
+      try {
+        for (const call of [
+          () => stores.accounts.findByEmail(account.email),
+          () => stores.limits.grant("bucket", 10, 1000, 5, 1000, 1),
+          () => stores.trial.consumeTrialRequest("jti", 30, Date.now() + 60_000),
+          () => stores.ping(),
+          () => stores.probeWrite(),
+        ]) {
+          const { error, ms } = await rejection(call);
+          // Refused, as a rule; a pooled connection whose close was not read yet reports that instead.
+          expect(storageFault(error)?.code).toBeOneOf(["ERR_POSTGRES_CONNECTION_REFUSED", "ERR_POSTGRES_CONNECTION_CLOSED", "57P01"]);
+          expect(ms).toBeLessThan(STORE_CALL_DEADLINE_MS);
+        }
+      } finally {
+        await own.start();
+      }
+      expect(await stores.accounts.findByEmail(account.email)).toEqual(account);
+      expect(await stores.limits.grant("bucket", 10, 1000, 5, 1000, 1)).toMatchObject({ granted: 1 });
+    });
+
+    test("a call waiting on the server when it stops rejects as a storage fault, and nothing of it is kept", async () => {
+      // Another session holds the bucket's grant lock, so the grant is inside its transaction, waiting.
+      const holder = new SQL(own.url, { max: 1 });
+      const locked = holder.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${0x7261_7465}, hashtext(${"held"}))`;
+        await Bun.sleep(5000);
+      });
+      locked.catch(() => {});
+      await Bun.sleep(100);
+      const waiting = rejection(() => stores.limits.grant("held", 10, 1000, 5, 1000, 3, { slot: 999, n: 1 }));
+      await Bun.sleep(300);
+      await own.stop();
+      try {
+        const { error, ms } = await waiting;
+        expect(storageFault(error)).toBeDefined();
+        expect(ms).toBeLessThan(STORE_CALL_DEADLINE_MS);
+      } finally {
+        await own.start();
+        await holder.close({ timeout: 0 });
+      }
+      // Nothing of the grant was committed: the window is empty.
+      expect(await stores.limits.grant("held", 10, 1000, 5, 1000, 1)).toEqual({ granted: 1, used: 1, oldestSlot: 1000 });
+    });
+
+    test("a server that goes silent (no answer, no close): every call rejects within the deadline, and recovers once it answers", async () => {
+      const proxy = await startTcpProxy(own.port);
+      const url = own.url.replace(`:${own.port}/`, `:${proxy.port}/`);
+      const behind = await openPostgresState(url);
+      try {
+        const account = user();
+        await behind.accounts.insert(account);
+        proxy.silence();
+        const calls = await Promise.all([
+          rejection(() => behind.accounts.findByEmail(account.email)),
+          rejection(() => behind.limits.grant("silent", 10, 1000, 5, 1000, 1)),
+          rejection(() => behind.probeWrite()),
+        ]);
+        for (const { error, ms } of calls) {
+          expect(storageFault(error)).toMatchObject({ code: "ETIMEDOUT" });
+          expect(ms).toBeGreaterThanOrEqual(STORE_CALL_DEADLINE_MS - 50);
+          // Timers fire late, never early, on a busy machine.
+          expect(ms).toBeLessThan(STORE_CALL_DEADLINE_MS + 1000);
+        }
+        proxy.speak();
+        expect(await behind.accounts.findByEmail(account.email)).toEqual(account);
+      } finally {
+        proxy.speak();
+        await behind.close();
+        proxy.stop();
+      }
+    });
+
+    test("through the app: 503 SERVICE_UNAVAILABLE with Retry-After and /healthz 503 while it is down, 200 once it is back", async () => {
+      const t = await createTestApp({ stores: () => stores });
+      try {
+        // Issued, never used: its first request must ask the store (nothing cached).
+        const { key } = await t.issueKey("outage@example.com");
+        await own.stop();
+        try {
+          const refused = await t.request("/v1/foods?q=egg", { headers: { "x-api-key": key } });
+          expect(refused.status).toBe(503);
+          expect(refused.headers.get("retry-after")).toBeTruthy();
+          expect(((await refused.json()) as { code: string }).code).toBe("SERVICE_UNAVAILABLE");
+          expect((await t.request("/healthz")).status).toBe(503);
+        } finally {
+          await own.start();
+        }
+        // The health probe writes at most once a second.
+        const until = Date.now() + 5000;
+        let health = 503;
+        while (health !== 200 && Date.now() < until) {
+          await Bun.sleep(100);
+          health = (await t.request("/healthz")).status;
+        }
+        expect(health).toBe(200);
+        expect((await t.request("/v1/foods?q=egg", { headers: { "x-api-key": key } })).status).toBe(200);
+      } finally {
+        t.close();
+      }
+    });
+  });
+}
+
+function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.href;
+}
