@@ -16,10 +16,13 @@ export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
 
   return {
     async secret(name, generate) {
+      const stored = async () => (await db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)))[0]?.value;
+      const found = await stored();
+      if (found !== undefined) return found;
       // A racing first start's insert waits for the other's to commit and then does nothing; the read
       // after it sees whichever value won.
       await db.insert(secrets).values({ name, value: generate() }).onConflictDoNothing();
-      return (await db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)))[0]!.value;
+      return (await stored())!;
     },
 
     markChallengeUsed: async (id, expiresAt) => (await db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning()).length > 0,
