@@ -77,6 +77,7 @@ export class StorageTimeout extends Error {
  */
 export function storageFault(error: unknown): StorageFault | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e.name === "RedisError" || e.name === "RedisUnavailable") return redisFault(e);
     if (e.name === "SQLiteError") {
       const errno = (e as Error & { errno?: number }).errno ?? -1;
       if (!SQLITE_STORAGE_CODES.has(errno & 0xff)) return undefined;
@@ -99,6 +100,33 @@ function postgresFault(error: Error & { code?: string; errno?: string }): Storag
   if (errno !== undefined && (POSTGRES_SQLSTATES.has(errno) || POSTGRES_SQLSTATE_CLASSES.has(errno.slice(0, 2)))) {
     return { code: errno, message: error.message };
   }
+  return undefined;
+}
+
+/**
+ * Bun's Redis client's errors about the connection (closed, refused, timed out, authentication), this
+ * service's own (db/redis.ts: no answer within the bound, unreachable), and the server's replies that say
+ * it cannot serve now rather than that the command is wrong: LOADING after a restart, BUSY with a slow
+ * script, OOM at maxmemory, READONLY on a replica after a failover, and the like. Any other server error
+ * (WRONGTYPE, a script error) is a bug.
+ */
+const REDIS_CONNECTION_CODES = new Set([
+  "ERR_REDIS_CONNECTION_CLOSED",
+  "ERR_REDIS_CONNECTION_TIMEOUT",
+  "ERR_REDIS_IDLE_TIMEOUT",
+  "ERR_REDIS_AUTHENTICATION_FAILED",
+  "ERR_REDIS_TLS_UPGRADE_FAILED",
+  "REDIS_TIMEOUT",
+  "REDIS_UNREACHABLE",
+  "REDIS_CLOSED",
+]);
+const REDIS_UNAVAILABLE_REPLIES = new Set(["LOADING", "BUSY", "OOM", "READONLY", "MASTERDOWN", "NOREPLICAS", "TRYAGAIN", "CLUSTERDOWN", "MISCONF", "NOAUTH", "WRONGPASS"]);
+
+function redisFault(error: Error): StorageFault | undefined {
+  const code = (error as Error & { code?: string }).code ?? "";
+  if (REDIS_CONNECTION_CODES.has(code)) return { code, message: error.message };
+  const reply = /^([A-Z]+) /.exec(error.message)?.[1];
+  if (code === "ERR_REDIS_SERVER_ERROR" && reply && REDIS_UNAVAILABLE_REPLIES.has(reply)) return { code: `REDIS_${reply}`, message: error.message };
   return undefined;
 }
 
