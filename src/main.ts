@@ -4,7 +4,7 @@ import { CannotStart } from "./cli/errors";
 import { parseArgs, UsageError } from "./config/args";
 import { ConfigError, loadConfig } from "./config/config";
 import { CatalogUnavailable } from "./db/catalog-db";
-import { DataDirUnusable } from "./db/storage-fault";
+import { DataDirUnusable, InvalidStateUrl, StateStoreUnusable } from "./db/storage-fault";
 import { SERVICE_NAME, SERVICE_VERSION } from "./meta/version";
 
 /**
@@ -42,11 +42,11 @@ async function main(argv: readonly string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof UsageError || error instanceof ConfigError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidStateUrl) {
       console.error(`foodapi: ${error.message}`);
       process.exit(2);
     }
-    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable || error instanceof CannotStart) {
+    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable || error instanceof StateStoreUnusable || error instanceof CannotStart) {
       console.error(`foodapi: ${error.message}`);
       process.exit(1);
     }

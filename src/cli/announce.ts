@@ -1,4 +1,5 @@
 import type { Config } from "../config/config";
+import { describeState } from "../db/open-state";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
@@ -8,7 +9,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
  * server directly. On loopback nobody else can; a header the operator chose is their decision.
  */
 export function announce(config: Config, origin: string, workers: number): void {
-  console.error(`foodapi listening on ${origin} (${workers} worker${workers > 1 ? "s" : ""}, data directory ${config.dataDir})`);
+  console.error(`foodapi listening on ${origin} (${workers} worker${workers > 1 ? "s" : ""}, ${describeState(config)})`);
   if (config.clientIpHeader && config.clientIpHeaderIsDefault && !LOOPBACK.test(config.host)) {
     console.error(
       `foodapi: client IPs are read from the '${config.clientIpHeader}' header, which Cloudflare sets; if clients reach this server ` +

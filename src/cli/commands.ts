@@ -25,11 +25,11 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     usage: `Usage: foodapi import [SR28] [--out FILE]\n\nImports SR28 from SR28: a directory of .txt or .txt.zst files, or the USDA's sr28asc.zip (default: FOODAPI_SR28_DIR,\nelse ./${DEFAULT_SR28_SOURCE}, the copy in a foodapi checkout), into a catalog database at FILE (default: ./${DEFAULT_CATALOG_FILE}).\nThe release's files are checked against its SHA-256; nothing is written unless it all imports.\n`,
   },
   keys: {
-    flags: ["email", "name", "data-dir"],
+    flags: ["email", "name", "data-dir", "state-url"],
     positionals: { min: 1, max: 1, name: "a subcommand ('create')" },
     summary: "issue an API key (creates the account if needed)",
     usage:
-      "Usage: foodapi keys create --email E --name N [--data-dir DIR]\n\nIssues an API key for E in the data directory a server uses (--data-dir or FOODAPI_DATA_DIR, default ./data;\nit must exist: start the server once first). The key is the only line on stdout.\n",
+      "Usage: foodapi keys create --email E --name N [--data-dir DIR | --state-url postgres://…]\n\nIssues an API key for E in the state a server uses: its data directory (--data-dir or FOODAPI_DATA_DIR, default ./data;\nit must exist: start the server once first), or its PostgreSQL (--state-url or FOODAPI_STATE_URL). The key is the only\nline on stdout.\n",
   },
   "trial-token": {
     flags: ["url"],

@@ -5,8 +5,8 @@ import { CannotStart } from "./errors";
 import { systemClock } from "../clock";
 import type { Config } from "../config/config";
 import { UsageError } from "../config/args";
-import { openSqliteState } from "../db/sqlite-state";
-import { dataDirUnusable, storageFault } from "../db/storage-fault";
+import { describeState, openState, stateUnusable } from "../db/open-state";
+import { storageFault } from "../db/storage-fault";
 import { issueKey, KEY_NAME_MAX_LENGTH } from "../keys/service";
 import { parseName } from "../security/text";
 
@@ -24,12 +24,12 @@ export async function keysCommand(positionals: readonly string[], flags: Readonl
 
   // A data directory that does not exist means the wrong directory (a server elsewhere would never see the
   // key), not a new one to create: only `serve` creates one.
-  if (!existsSync(config.dataDir)) {
+  if (!config.stateUrl && !existsSync(config.dataDir)) {
     throw new CannotStart(
       `no data directory at ${config.dataDir}: 'keys create' issues keys into a server's data directory (start 'foodapi serve' there once, or pass --data-dir or FOODAPI_DATA_DIR)`,
     );
   }
-  const state = openSqliteState(config.dataDir, (line) => console.error(line));
+  const state = await openState(config, (line) => console.error(line));
   try {
     const user = await findOrCreatePasswordlessAccount(state.accounts, email, systemClock());
     const result = await issueKey(state.keys, systemClock, user.id, name);
@@ -38,12 +38,12 @@ export async function keysCommand(positionals: readonly string[], flags: Readonl
       return 1;
     }
     const issued = result.key;
-    console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email} in data directory ${config.dataDir}; it is shown once, below`);
+    console.error(`issued key ${issued.id} (${issued.keyPrefix}…) for ${email} (${describeState(config)}); it is shown once, below`);
     process.stdout.write(`${issued.key}\n`);
     return 0;
   } catch (error) {
     // A disk that fills up after the database opened: the same one line as an unusable directory.
-    throw storageFault(error) ? dataDirUnusable(config.dataDir, error) : error;
+    throw storageFault(error) ? stateUnusable(config, error) : error;
   } finally {
     await state.close();
   }

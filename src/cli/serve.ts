@@ -4,8 +4,7 @@ import { systemClock } from "../clock";
 import { type Config, ConfigError, withBoundPort } from "../config/config";
 import { CannotStart } from "./errors";
 import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
-import { openSqliteState } from "../db/sqlite-state";
-import { dataDirUnusable } from "../db/storage-fault";
+import { openState, stateUnusable } from "../db/open-state";
 import { createAccessLog } from "../http/access-log";
 import { loggableError } from "../http/error-mapping";
 import { startHttpServer } from "../http/server";
@@ -34,7 +33,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGINT", () => resolve("SIGINT"));
   });
   const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir));
-  const state = openSqliteState(config.dataDir, (line) => console.error(line));
+  const state = await openState(config, (line) => console.error(line));
   const shutdownTasks: (() => void)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;
@@ -70,8 +69,8 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     });
     app = await built;
   } catch (error) {
-    // Building the app writes to the data directory too (the generated trial secret, keys.epoch).
-    throw dataDirUnusable(config.dataDir, error);
+    // Building the app writes to the state too (the generated trial secret).
+    throw stateUnusable(config, error);
   }
 
   let workers: WorkerFleet | undefined;

@@ -39,6 +39,10 @@ export interface Config {
   readonly cacheDir: string;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;
+  /** PostgreSQL for the state instead of SQLite in the data directory (decisions §11). Holds credentials: never logged. */
+  readonly stateUrl: URL | undefined;
+  /** Redis for the counters instead of the state store. Holds credentials: never logged. */
+  readonly redisUrl: URL | undefined;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +159,9 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     throw new ConfigError(workersIn.name, `'${workersIn.value}' is not a number of workers (1-64)`);
   }
 
+  const stateUrlIn = get("stateUrl");
+  const redisUrlIn = get("redisUrl");
+
   return Object.freeze({
     port,
     host,
@@ -176,7 +183,25 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
     cacheDir,
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
+    stateUrl: stateUrlIn?.value ? parseStoreUrl(stateUrlIn.value, stateUrlIn.name, ["postgres:", "postgresql:"]) : undefined,
+    redisUrl: redisUrlIn?.value ? parseStoreUrl(redisUrlIn.value, redisUrlIn.name, ["redis:", "rediss:"]) : undefined,
   });
+}
+
+/**
+ * A store's URL. The message never repeats the value: it may carry a password. The scheme names the
+ * store (`postgres://user:password@host:5432/db?sslmode=require`, `rediss://:password@host:6379/0`).
+ */
+function parseStoreUrl(text: string, setting: string, schemes: readonly string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(setting, `not a URL (expected ${schemes.map((s) => `${s}//…`).join(" or ")})`);
+  }
+  if (!schemes.includes(url.protocol)) throw new ConfigError(setting, `the scheme is '${url.protocol}', expected ${schemes.map((s) => `${s}//…`).join(" or ")}`);
+  if (!url.hostname) throw new ConfigError(setting, "names no host");
+  return url;
 }
 
 /**

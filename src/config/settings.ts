@@ -24,6 +24,8 @@ export const SETTINGS = {
   catalog: { flag: "catalog", env: "FOODAPI_CATALOG", shown: "the embedded one", help: "a catalog file from 'foodapi import' to serve instead" },
   cacheDir: { flag: "cache-dir", env: "FOODAPI_CACHE_DIR", shown: "$XDG_CACHE_HOME/foodapi or ~/.cache/foodapi", help: "where the embedded catalog is unpacked once" },
   workers: { flag: "workers", env: "FOODAPI_WORKERS", shown: "one per core", help: "server processes sharing the port and state (1-64)" },
+  stateUrl: { flag: "state-url", env: "FOODAPI_STATE_URL", shown: "SQLite in the data directory", help: "postgres://… : accounts, sessions, keys and trial state in PostgreSQL (15+)" },
+  redisUrl: { flag: "redis-url", env: "FOODAPI_REDIS_URL", shown: "the state store", help: "redis://… or rediss://… : rate-limit and quota counters in Redis (7+)" },
   trialSecret: { flag: null, env: "FOODAPI_TRIAL_SECRET", shown: "generated once", help: "signs trial tokens (at least 32 characters); kept in the data directory if unset" },
   turnstileSecretKey: { flag: null, env: "TURNSTILE_SECRET_KEY", shown: "unset: ALTCHA", help: "verify trial challenges with Cloudflare Turnstile instead" },
   turnstileVerifyUrl: { flag: null, env: "TURNSTILE_VERIFY_URL", shown: "Cloudflare's siteverify", help: "Turnstile's siteverify URL" },
