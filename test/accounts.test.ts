@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { jsonPost, sessionCookie, snapshot } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
@@ -128,10 +126,10 @@ describe("sign-in", () => {
     expect(response.status).toBe(401);
   });
 
-  test("the stored password is an argon2id hash with at least OWASP's parameters", () => {
-    const row = t.state.sqlite.query<{ password_hash: string }, []>("SELECT password_hash FROM users WHERE email = 'bob@example.com'").get()!;
-    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(row.password_hash).not.toContain("bobs password");
+  test("the stored password is an argon2id hash with at least OWASP's parameters", async () => {
+    const [row] = await t.state.rows<{ password_hash: string }>("SELECT password_hash FROM users WHERE email = ?", "bob@example.com");
+    expect(row!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(row!.password_hash).not.toContain("bobs password");
   });
 });
 
@@ -139,7 +137,7 @@ describe("sessions", () => {
   test("sign-out deletes the session server-side and clears the cookie with the same attributes", async () => {
     const signedUp = await signUp({ email: "carol@example.com", password: "carols password", name: "Carol" });
     const cookie = sessionCookie(signedUp);
-    const before = t.state.sqlite.query("SELECT count(*) AS n FROM sessions").get() as { n: number };
+    const before = await t.state.count("sessions");
     const out = await t.request("/api/auth/sign-out", jsonPost({}, { cookie }));
     expect(out.status).toBe(200);
     expect(await out.json()).toEqual({ success: true });
@@ -148,8 +146,7 @@ describe("sessions", () => {
     expect(cleared).toContain("Max-Age=0");
     expect(cleared).toContain("HttpOnly");
     expect(cleared).toContain("SameSite=Lax");
-    const after = t.state.sqlite.query("SELECT count(*) AS n FROM sessions").get() as { n: number };
-    expect(after.n).toBe(before.n - 1);
+    expect(await t.state.count("sessions")).toBe(before - 1);
     // The old cookie, replayed, is worth nothing.
     const session = await t.request("/api/auth/get-session", { headers: { cookie } });
     expect(session.status).toBe(200);
@@ -170,14 +167,10 @@ describe("sessions", () => {
     const { token } = (await signedUp.json()) as { token: string };
     const issued = await t.request("/v1/keys", jsonPost({ name: "k" }, { cookie: sessionCookie(signedUp) }));
     const { key } = (await issued.json()) as { key: string };
-    t.state.sqlite.run("PRAGMA wal_checkpoint(FULL)");
-    const file = readFileSync(join(t.dataDir, "state.sqlite")).toString("latin1");
-    const wal = (() => { try { return readFileSync(join(t.dataDir, "state.sqlite-wal")).toString("latin1"); } catch { return ""; } })();
-    for (const secret of [token, key, "doras password"]) {
-      expect(file.includes(secret)).toBe(false);
-      expect(wal.includes(secret)).toBe(false);
-    }
-    expect(file.includes(new Bun.CryptoHasher("sha256").update(token).digest("hex"))).toBe(true);
+    // The SQLite files byte for byte (WAL included); PostgreSQL's rows and Redis's keys and values.
+    const stored = await t.state.storedText();
+    for (const secret of [token, key, "doras password"]) expect(stored.includes(secret)).toBe(false);
+    expect(stored.includes(new Bun.CryptoHasher("sha256").update(token).digest("hex"))).toBe(true);
   });
 });
 
@@ -198,7 +191,7 @@ describe("session lifetime (clock injected)", () => {
       expect(await session()).toBeNull();
       expect((await app.request("/v1/keys", { headers: { cookie } })).status).toBe(401);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -208,7 +201,7 @@ describe("session lifetime (clock injected)", () => {
       const response = await app.request("/api/auth/sign-up/email", jsonPost({ email: "s@example.com", password: "password1", name: "S" }));
       expect(response.headers.get("set-cookie")).toContain("Secure");
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });
@@ -229,7 +222,7 @@ describe("per-IP limits on sign-in and sign-up", () => {
       const signUpSameIp = await app.request("/api/auth/sign-up/email", jsonPost({ email: "y@example.com", password: "password1", name: "Y" }, { "cf-connecting-ip": "203.0.113.7" }));
       expect(signUpSameIp.status).toBe(200);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -242,7 +235,7 @@ describe("per-IP limits on sign-in and sign-up", () => {
       expect((await attempt("2001:0db8:0001:0002::abcd")).status).toBe(429);
       expect((await attempt("2001:db8:1:3::1")).status).toBe(401);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });

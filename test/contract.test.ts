@@ -113,7 +113,7 @@ describe("the contract check is wired into every response the tests see", () => 
       other.app.handle = () => json(200, { items: "not a list" }, rateHeaders);
       expect(String(await other.request("/v1/food-groups").then(() => "accepted", (e: Error) => e))).toContain("GET /v1/food-groups answered 200");
     } finally {
-      other.close();
+      await other.close();
     }
   });
 

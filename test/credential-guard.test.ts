@@ -60,10 +60,10 @@ describe("the uniform 401 on data routes", () => {
     expect(after).toEqual(await snapshot(await t.request("/v1/nutrients")));
   });
 
-  test("the state database holds no plaintext key, only its SHA-256", () => {
-    const rows = t.state.sqlite.query<{ key_hash: string; key_prefix: string }, []>("SELECT key_hash, key_prefix FROM api_keys").all();
+  test("the state database holds no plaintext key, only its SHA-256", async () => {
+    const rows = await t.state.rows<{ key_hash: string; key_prefix: string }>("SELECT key_hash, key_prefix FROM api_keys");
     expect(rows.length).toBeGreaterThan(0);
-    const dump = JSON.stringify(t.state.sqlite.query("SELECT * FROM api_keys").all());
+    const dump = JSON.stringify(await t.state.rows("SELECT * FROM api_keys"));
     expect(dump).not.toContain(key.key);
     const expectedHash = new Bun.CryptoHasher("sha256").update(key.key).digest("hex");
     expect(rows.map((r) => r.key_hash)).toContain(expectedHash);

@@ -72,12 +72,12 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
     return last!;
   },
   async SERVICE_UNAVAILABLE() {
-    // The state database refuses writes (as a full disk or a read-only file system would).
-    t.state.sqlite.run("PRAGMA query_only = ON");
+    // The state database refuses writes (as a full disk, a read-only file system or a standby would).
+    await t.state.refuseWrites();
     try {
       return await signUp({ email: "nowhere@example.com", password: "long enough", name: "N" }, fromIp("10.0.0.13"));
     } finally {
-      t.state.sqlite.run("PRAGMA query_only = OFF");
+      await t.state.allowWrites();
     }
   },
 };

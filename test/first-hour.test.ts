@@ -35,7 +35,7 @@ describe("the dashboard's origin on a laptop", () => {
       const document = (await (await app.request("/openapi/json")).json()) as { servers: { url: string }[] };
       expect(document.servers).toEqual([{ url: "https://food.example.com" }]);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });

@@ -22,6 +22,8 @@ type Credential = "none" | "apiKey" | "trialToken" | "session" | "bogus";
 let t: TestApp;
 let document: Json;
 let credentials: Record<Credential, Record<string, string>>;
+/** Sessions being stored for requests about to be made (a store may answer later: PostgreSQL does). */
+const sessionsStored: Promise<unknown>[] = [];
 
 beforeAll(async () => {
   // Limits far away, so the fuzzer explores the routes rather than the 429s (which it meets anyway).
@@ -36,8 +38,8 @@ beforeAll(async () => {
     // A session of its own per request (no argon2): sign-out, when fuzzed, ends only that one.
     get session() {
       const { token, session } = newSession(() => Date.now(), key.userId, true);
-      // The SQLite store answers at once: the session exists before the request is made.
-      void t.stores.sessions.insert(session);
+      // The request waits for it (below): the session exists before the request is made.
+      sessionsStored.push(Promise.resolve(t.stores.sessions.insert(session)));
       return { cookie: `${SESSION_COOKIE}=${token}` };
     },
     bogus: { "x-api-key": "fnk_nope", authorization: "Bearer x.y", cookie: `${SESSION_COOKIE}=nope` },
@@ -193,6 +195,7 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS_PER_OPERATION
     for (const [index, { path, method, operation }] of operations.entries()) {
       const details = await fc.check(
         fc.asyncProperty(requestsFor(path, method, operation), async ({ path: target, init }) => {
+          await Promise.all(sessionsStored.splice(0));
           const response = await t.rawRequest(target, init);
           const what = `${init.method} ${target} (${JSON.stringify(init.headers)}; body ${String(init.body ?? "").slice(0, 120)})`;
           if (response.status >= 500) throw new Error(`${what} answered ${response.status}: ${await response.text()}`);

@@ -1,9 +1,5 @@
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { DrizzleQueryError } from "drizzle-orm/errors";
-import { sqliteStores } from "../src/db/sqlite-state";
-import { openStateDb } from "../src/db/state-db";
 import { loggableError } from "../src/http/error-mapping";
 import { createActiveKeys, KEY_CACHE_TTL_MS } from "../src/keys/active-keys";
 import { obtainTrialToken } from "./helpers/altcha";
@@ -105,8 +101,8 @@ describe("an exhausted trial token", () => {
     const call = () => t.request("/v1/food-groups", { headers: { authorization: `Bearer ${token}` } });
     for (let i = 0; i < 30; i++) expect((await call()).status).toBe(200);
     expect((await call()).status).toBe(429);
-    const other = new Database(join(t.dataDir, "state.sqlite"));
-    other.run("BEGIN IMMEDIATE");
+    // Another process holds the write lock (on PostgreSQL + Redis: the tables locked, Redis's writes paused).
+    const unlock = await t.state.lockWrites();
     try {
       const started = performance.now();
       const refused = await call();
@@ -115,8 +111,7 @@ describe("an exhausted trial token", () => {
       expect(refused.headers.get("ratelimit")).toMatch(/^"trial";r=0;t=\d+$/);
       expect(performance.now() - started).toBeLessThan(1000);
     } finally {
-      other.run("ROLLBACK");
-      other.close();
+      await unlock();
     }
   });
 });
@@ -188,7 +183,7 @@ describe("RateLimit's t", () => {
       expect(Number(t)).toBeLessThanOrEqual(3600);
       expect(Number(t)).toBeGreaterThan(3500);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });
@@ -214,7 +209,7 @@ describe("key churn", () => {
       const other = sessionCookie(await signUp("other-churn@example.com"));
       expect((await app.request("/v1/keys", jsonPost({ name: "k" }, { cookie: other }))).status).toBe(201);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -223,20 +218,19 @@ describe("key churn", () => {
     try {
       const a = await app.issueKey("p@example.com", "a");
       const b = await app.issueKey("p@example.com", "b");
-      // Another process on the same data directory: its own state connection and key cache, its time still.
-      const otherState = openStateDb(app.dataDir);
-      const otherProcess = createActiveKeys({ ...storesOf(otherState), clock: () => 0 });
+      // Another process on the same state: its own connections and key cache, its time still.
+      const otherStores = await app.state.peer();
+      const otherProcess = createActiveKeys({ store: otherStores.keys, revocations: otherStores.keyRevocations, clock: () => 0 });
       expect((await otherProcess.find(a.keyHash))?.id).toBe(a.id);
       expect((await otherProcess.find(b.keyHash))?.id).toBe(b.id);
       const thisProcess = createActiveKeys({ store: app.stores.keys, revocations: app.stores.keyRevocations, clock: Date.now });
       expect(await thisProcess.revoke(a.userId, a.id, Date.now())).toBe(true);
       expect(await otherProcess.find(a.keyHash)).toBeUndefined();
       // b is still answered from the cache: with its row gone behind the cache's back, it is still found.
-      app.state.sqlite.run("DELETE FROM api_keys WHERE id = ?", [b.id]);
+      await app.state.rows("DELETE FROM api_keys WHERE id = ?", b.id);
       expect((await otherProcess.find(b.keyHash))?.id).toBe(b.id);
-      otherState.sqlite.close();
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -254,7 +248,7 @@ describe("key churn", () => {
       now += 1;
       expect(await cached.find(key.keyHash)).toBeUndefined();
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -287,8 +281,3 @@ describe("data routes as the document describes them", () => {
     expect([response.status, ((await response.json()) as any).code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
   });
 });
-
-const storesOf = (state: ReturnType<typeof openStateDb>) => {
-  const stores = sqliteStores(state);
-  return { store: stores.keys, revocations: stores.keyRevocations };
-};

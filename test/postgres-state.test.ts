@@ -324,7 +324,7 @@ if (missing) {
         expect(health).toBe(200);
         expect((await t.request("/v1/foods?q=egg", { headers: { "x-api-key": key } })).status).toBe(200);
       } finally {
-        t.close();
+        await t.close();
       }
     });
   });

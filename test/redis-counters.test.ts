@@ -396,7 +396,7 @@ if (missing) {
         await pollUntil(async () => ((await t.request("/healthz")).status === 200 ? true : undefined), { ms: 5000, intervalMs: 200, what: "/healthz 200 again" });
         expect(t.errors.map(String)).toEqual([expect.stringContaining("storage fault REDIS_"), expect.stringContaining("storage recovered")]);
       } finally {
-        t.close();
+        await t.close();
         counters.close();
       }
     });

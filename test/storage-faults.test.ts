@@ -100,8 +100,8 @@ describe("while the state database refuses writes", () => {
 
   test("Elysia routes and direct routes answer 503, /healthz 503, logged once; all recover when writes work again", async () => {
     expect((await t.request("/healthz")).status).toBe(200);
-    // As a read-only file system would: every write fails, reads still work.
-    t.state.sqlite.run("PRAGMA query_only = ON");
+    // As a read-only file system (or a PostgreSQL standby) would: every write fails, reads still work.
+    await t.state.refuseWrites();
 
     await expect503(await signUp("first@example.com"));
     // A direct route: the key's rate-limit count is a write.
@@ -110,9 +110,9 @@ describe("while the state database refuses writes", () => {
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ status: "unavailable" });
     await expect503(await signUp("second@example.com"));
-    expect(t.errors.map(String)).toEqual([expect.stringContaining("storage fault SQLITE_READONLY")]);
+    expect(t.errors.map(String)).toEqual([expect.stringContaining(`storage fault ${t.state.readOnlyFault}`)]);
 
-    t.state.sqlite.run("PRAGMA query_only = OFF");
+    await t.state.allowWrites();
     // /healthz writes its probe at most once a second, timed by the storage health's default clock,
     // performance.now() (createFoodApi passes it no other): moved a second on instead of waiting one.
     const realNow = performance.now.bind(performance);

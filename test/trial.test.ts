@@ -70,7 +70,7 @@ describe("ALTCHA challenge and trial token", () => {
       const response = await app.request("/v1/trial-token", jsonPost({ challengeToken }));
       expect(response.status).toBe(403);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -132,7 +132,7 @@ describe("the uniform 401 for bad trial tokens", () => {
       expect(await snapshot(expired)).toEqual(await snapshot(await app.request("/v1/nutrients")));
       expect(expired.headers.get("ratelimit")).toBeNull();
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -146,9 +146,9 @@ describe("the uniform 401 for bad trial tokens", () => {
       expect((await b.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       expect((await c.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     } finally {
-      a.close();
-      b.close();
-      c.close();
+      await a.close();
+      await b.close();
+      await c.close();
     }
   });
 });
@@ -195,7 +195,7 @@ describe("per-IP limits on the trial routes", () => {
       // The token route has its own count for the same IP.
       expect((await app.request("/v1/trial-token", jsonPost({ challengeToken: "x" }, ip))).status).toBe(403);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });
@@ -223,7 +223,7 @@ describe("free-tier rate limit", () => {
       expect(other.status).toBe(200);
       expect(other.headers.get("ratelimit")).toMatch(/^"free";r=4;/);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 
@@ -242,7 +242,7 @@ describe("free-tier rate limit", () => {
       for (const at of admitted) expect(admitted.filter((x) => x >= at && x < at + 10_000).length).toBeLessThanOrEqual(3);
       expect(admitted.length).toBe(12);
     } finally {
-      app.close();
+      await app.close();
     }
   });
 });

@@ -52,14 +52,17 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
 
     // One statement: of parallel revokes, the later ones wait for the first's row lock, then find the key
     // revoked and return nothing.
-    revoke: async (userId, keyId, now) =>
-      (
-        await db
-          .update(apiKeys)
-          .set({ revokedAt: now })
-          .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-          .returning()
-      )[0],
+    async revoke(userId, keyId, now) {
+      // The id comes from the request path. PostgreSQL's text cannot hold a NUL and refuses the statement
+      // (22021), which would be a 500: an id with one is no key's, the same undefined (a 404) as SQLite's.
+      if (keyId.includes("\u0000")) return undefined;
+      const [revoked] = await db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning();
+      return revoked;
+    },
 
     async touch(keyId, now, staleBefore) {
       await touchIfStale.execute({ id: keyId, now, staleBefore });

@@ -95,6 +95,8 @@ export const keyStoreChecks = {
     expect(await stores.keys.revoke(userId, revoked.id, T0 + 2000)).toBeUndefined();
     expect(await stores.keys.revoke(userId, others.id, T0 + 2000)).toBeUndefined();
     expect(await stores.keys.revoke(userId, "no-such-key", T0 + 2000)).toBeUndefined();
+    // Ids no key has, as a client may send them (DELETE /v1/keys/%00): a NUL, which PostgreSQL's text cannot hold, and a lone surrogate.
+    for (const id of ["\u0000", `${revoked.id}\u0000`, "\uD800"]) expect(await stores.keys.revoke(userId, id, T0 + 2000)).toBeUndefined();
     expect(await stores.keys.findActiveByHash(others.keyHash)).toEqual(others);
     expect(await stores.keys.listActive(otherId)).toEqual([others]);
   },

@@ -24,6 +24,25 @@ export function forgetChild(child: object): void {
   children.delete(child as never);
 }
 
+const endings: Array<() => Promise<void>> = [];
+/**
+ * Work for the end of the run, before the kill: a helper's shared servers stopped cleanly (those the test
+ * backend starts once per run, test/helpers/test-backend.ts). Each gets 10 s; what is left is killed.
+ */
+export function atRunEnd(stop: () => Promise<void>): void {
+  endings.push(stop);
+}
+
+async function endRun(): Promise<void> {
+  for (const stop of endings.splice(0)) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)));
+    await Promise.race([stop().catch((error) => console.error(`stopping at the end of the run: ${(error as Error).message}`)), late]);
+    clearTimeout(timer);
+  }
+  cleanUp();
+}
+
 function cleanUp(): void {
   for (const child of children) {
     try {
@@ -41,5 +60,5 @@ function cleanUp(): void {
 }
 
 // A preloaded afterAll runs once, after every file; the exit handler covers a run that ends early.
-afterAll(cleanUp);
+afterAll(endRun);
 process.on("exit", cleanUp);

@@ -1,7 +1,10 @@
-import { chownSync, existsSync, mkdtempSync } from "node:fs";
+import { chownSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { forgetChild, trackChild } from "./hygiene";
+import { IS_ROOT, PG_BIN, postgresMissing, postgresUid, REDIS_SERVER, redisMissing } from "./store-binaries";
+
+export { postgresMissing, redisMissing };
 
 /**
  * Throwaway PostgreSQL and Redis servers for the tests: real servers from Debian's packages, on loopback,
@@ -18,31 +21,6 @@ export interface StoreServer {
   stop(): Promise<void>;
   /** Starts it again on the same port with the same data. */
   start(): Promise<void>;
-}
-
-const PG_BIN = ["/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"].find((dir) =>
-  existsSync(join(dir, "postgres")),
-);
-const REDIS_SERVER = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((path) => existsSync(path));
-const IS_ROOT = process.getuid?.() === 0;
-
-/** Why PostgreSQL cannot run here, or undefined when it can. */
-export function postgresMissing(): string | undefined {
-  if (!PG_BIN) return "PostgreSQL 15+ is not installed (Debian: apt-get install postgresql)";
-  if (IS_ROOT && postgresUid() === undefined) return "running as root and there is no 'postgres' user to run PostgreSQL as";
-  return undefined;
-}
-
-/** Why Redis cannot run here, or undefined when it can. */
-export function redisMissing(): string | undefined {
-  return REDIS_SERVER ? undefined : "redis-server is not installed (Debian: apt-get install redis-server)";
-}
-
-function postgresUid(): { uid: number; gid: number } | undefined {
-  const result = Bun.spawnSync(["id", "-u", "postgres"]);
-  if (result.exitCode !== 0) return undefined;
-  const gid = Bun.spawnSync(["id", "-g", "postgres"]);
-  return { uid: Number(result.stdout.toString().trim()), gid: Number(gid.stdout.toString().trim()) };
 }
 
 /** PostgreSQL refuses to run as root: as root, it runs as the `postgres` user. */

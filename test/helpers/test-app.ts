@@ -7,38 +7,41 @@ import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
 import type { Clock } from "../../src/clock";
 import { type Config, loadConfig } from "../../src/config/config";
 import { openCatalog } from "../../src/db/catalog-db";
-import { sqliteStores } from "../../src/db/sqlite-state";
 import type { StateStores } from "../../src/db/state-stores";
-import { openStateDb } from "../../src/db/state-db";
 import { issueKey } from "../../src/keys/service";
 import { SERVICE_VERSION } from "../../src/meta/version";
 import { buildOpenApiDocument } from "../../src/docs/openapi";
 import { contractOf } from "./contract";
 import { CATALOG_PATH, ROOT } from "./paths";
+import { openTestState } from "./test-backend";
 
 export const BASE = "http://127.0.0.1:3000";
 
 /**
- * The real app over the built catalog and a fresh state database in a temporary directory, driven with
- * `app.handle(new Request(...))`: the same code path as the server, without a port. `stores` may wrap
- * the SQLite stores (test/async-stores.test.ts makes every one answer with a promise); `state` is the
- * database itself, for tests of what SQLite holds.
+ * The real app over the built catalog and a fresh state, driven with `app.handle(new Request(...))`: the
+ * same code path as the server, without a port. The state is on the backend FOODAPI_TEST_BACKEND names
+ * (helpers/test-backend.ts): a state database in a temporary data directory (SQLite, the default), or a
+ * database of its own in the run's PostgreSQL with a key prefix of its own in the run's Redis. `stores`
+ * may wrap the backend's stores (test/async-stores.test.ts makes every one answer a turn later); `state`
+ * looks at the state and breaks it, the same way on either backend.
  */
-export async function createTestApp(options: { env?: Record<string, string>; clock?: Clock; stores?: (sqlite: StateStores) => StateStores } = {}) {
+export async function createTestApp(options: { env?: Record<string, string>; clock?: Clock; stores?: (backend: StateStores) => StateStores } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "foodapi-test-"));
   const config = loadConfig(new Map(), { FOODAPI_DATA_DIR: dataDir, ...options.env });
   // Opened as `serve` opens it (src/cli/serve.ts), from the built catalog.
   const catalog = createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
-  const state = openStateDb(dataDir);
-  const sqlite = sqliteStores(state);
-  const stores = options.stores?.(sqlite) ?? sqlite;
+  const state = await openTestState(dataDir);
+  const stores = options.stores?.(state.stores) ?? state.stores;
   const clock = options.clock ?? (() => Date.now());
   const errors: unknown[] = [];
   const app = await createFoodApi({ config, catalog, state: stores, clock, logError: (e) => errors.push(e) });
   configs.set(app, config);
 
+  let closed: Promise<void> | undefined;
   return {
     app,
+    /** `sqlite` or `postgres+redis`. */
+    backend: state.backend,
     state,
     stores,
     dataDir,
@@ -61,10 +64,13 @@ export async function createTestApp(options: { env?: Record<string, string>; clo
       if (!result.ok) throw new Error(result.reason);
       return result.key;
     },
-    close() {
-      state.sqlite.close();
-      catalog.close();
-      rmSync(dataDir, { recursive: true, force: true });
+    /** Closes the state (the backend's own stores: a wrapper's are the test's) and removes it; to be awaited. */
+    close(): Promise<void> {
+      return (closed ??= (async () => {
+        catalog.close();
+        await state.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      })());
     },
   };
 }
