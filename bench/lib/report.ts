@@ -136,9 +136,16 @@ export function report(f: Figures): void {
     const value = workloadsStores ? ratio(workloadsStores[two].requestsPerSecond, workloadsStores[one].requestsPerSecond) : null;
     check(`PostgreSQL + Redis 2 instances / 1 instance, ${name}`, value, "(reported)", null);
   }
-  const apiMeasurements = [...Object.values(workloads1), ...Object.values(workloads2), ...Object.values(workloadsStores ?? {})];
-  const peakPerWorker = Math.max(...apiMeasurements.map((m) => m.peakRssPerProcessMb));
+  // The two-instance rows are reported, not held to targets: two instances, PostgreSQL, Redis and two wrk
+  // oversubscribe the machine's cores. Their per-process peak is shown beside the target instead.
+  const storesOneInstance = workloadsStores ? [workloadsStores.search, workloadsStores.detail] : [];
+  const storesTwoInstances = workloadsStores ? [workloadsStores.twoInstancesSearch, workloadsStores.twoInstancesDetail] : [];
+  const apiMeasurements = [...Object.values(workloads1), ...Object.values(workloads2), ...storesOneInstance, ...storesTwoInstances];
+  const peakPerWorker = Math.max(...[...Object.values(workloads1), ...Object.values(workloads2), ...storesOneInstance].map((m) => m.peakRssPerProcessMb));
   check("peak RSS per worker under load (MB)", peakPerWorker, `<= ${TARGETS.rssMbPerWorker}`, peakPerWorker <= TARGETS.rssMbPerWorker);
+  if (storesTwoInstances.length) {
+    check("peak RSS per process, PostgreSQL + Redis 2 instances (MB)", Math.max(...storesTwoInstances.map((m) => m.peakRssPerProcessMb)), "(reported)", null);
+  }
   for (const [name, m] of Object.entries(workloads2)) check(`--workers 2 gain, ${name}`, m.gainOverOneWorker, "(reported)", null);
 
   const totalSeconds = round((performance.now() - f.runStarted) / 1000, 1);
