@@ -14,6 +14,10 @@
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory, with `--workers 1`:
  *    /healthz, repeated search, a 1,000-query mix and random food details (both bench/paths.lua over
  *    generated path lists), search with an exhausted trial token; then search, mix and detail with `--workers 2`.
+ * 6. PostgreSQL + Redis (skipped, saying why, where either is not installed): a throwaway PostgreSQL and Redis
+ *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
+ *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
+ *    (-t1 -c32) against each at once, summed.
  * Prints a table and writes bench/results.json (bench/lib/report.ts). Exit 0 whether or not targets are met;
  * non-zero when the harness itself fails (a server does not start, wrk is missing and cannot be installed,
  * wrk fails).
@@ -23,16 +27,18 @@
  * Loopback only; every load is bounded by wrk's duration and a hard timeout.
  */
 import { copyFileSync, statSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
 import { mixPaths, readFoods, shuffled } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
-import { report, type Starts } from "./lib/report";
-import { benchCacheDir, coldStartMs, onServer, type Server, startCeiling, startFoodapi } from "./lib/servers";
+import { type Figures, report, type Starts } from "./lib/report";
+import { benchCacheDir, coldStartMs, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
 import { COLD_START_RUNS, MIX_QUERIES, SEARCH_PATH } from "./lib/settings";
-import { ensureWrk, measure, type WrkClient, wrkVersion } from "./lib/wrk";
+import { startStoreServers } from "./lib/stores";
+import { ensureWrk, measure, measureTogether, type WrkClient, wrkVersion } from "./lib/wrk";
 
 cleanUpOnSignals();
 
@@ -162,6 +168,40 @@ async function main() {
   };
   notes.push("rows without [--workers 2] ran with --workers 1; 'peak RSS MB' sums every process of the server (primary and workers)");
 
+  // PostgreSQL + Redis (decisions §11): repeated search and random detail with the state in PostgreSQL and
+  // the counters in Redis, --workers 1, as a ratio to the SQLite mode's same workloads above; then two
+  // instances on two ports sharing them. Their own throwaway servers, stopped at the end of the mode.
+  const storeServers = await startStoreServers();
+  let stores: Figures["stores"];
+  if ("skipped" in storeServers) {
+    console.error(`bench: skipping the PostgreSQL + Redis mode: ${storeServers.skipped}`);
+    stores = { skipped: storeServers.skipped };
+  } else {
+    try {
+      const { urls } = storeServers;
+      const oneInstance = (label: string, path: string, client: (server: Server & { key: string }) => WrkClient) =>
+        onServer(binary, oneWorkerArgs, (s) => measure(wrkPath, `${label} [PostgreSQL + Redis]`, s, path, client(s)), urls);
+      const twoInstances = (label: string, path: string, client: (server: Server & { key: string }) => WrkClient) =>
+        onServers(binary, 2, oneWorkerArgs, urls, (servers) => measureTogether(wrkPath, `${label} [PostgreSQL + Redis, 2 instances]`, servers, path, client(servers[0]!)));
+      stores = {
+        search: await oneInstance("search q=chicken&limit=20", SEARCH_PATH, keyed),
+        detail: await oneInstance("GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
+        twoInstances: {
+          search: await twoInstances("search q=chicken&limit=20", SEARCH_PATH, keyed),
+          detail: await twoInstances("GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
+        },
+      };
+    } finally {
+      await storeServers.stop();
+    }
+    notes.push(
+      "[PostgreSQL + Redis] rows: --workers 1, --state-url and --redis-url naming a throwaway PostgreSQL and Redis on this machine (loopback), whose CPU comes out of the same cores; 'x SQLite' is the ratio to the same workload's --workers 1 row above; 'peak RSS MB' is foodapi's alone",
+    );
+    notes.push(
+      `[PostgreSQL + Redis, 2 instances] rows: two binaries (--workers 1 each) on two ports sharing that PostgreSQL, that Redis and one key, one wrk (-t1 -c32) against each at once, req/s summed, p50/p99 the worse of the two; they share this machine's ${cpus().length} cores with each other, PostgreSQL, Redis and wrk, so this is not a scaling figure`,
+    );
+  }
+
   report({
     runStarted,
     wrkVersion: wrk,
@@ -175,6 +215,7 @@ async function main() {
     oneWorker,
     trial,
     twoWorkers,
+    stores,
     notes,
   });
 }

@@ -39,8 +39,19 @@ async function waitHealthy(url: string, timeoutMs = 10_000) {
   });
 }
 
-function createKey(binary: string, dataDir: string): string {
-  const result = Bun.spawnSync([binary, "keys", "create", "--email", "bench@example.com", "--name", "bench", "--data-dir", dataDir], {
+/** PostgreSQL and Redis for the state and the counters (`--state-url`, `--redis-url`), instead of SQLite in the data directory. */
+export interface StoreUrls {
+  stateUrl: string;
+  redisUrl: string;
+}
+
+let keysMade = 0;
+
+/** A key made by `foodapi keys create` in the data directory, or in PostgreSQL (each for an account of its own). */
+function createKey(binary: string, dataDir: string, stores?: StoreUrls): string {
+  const where = stores ? ["--state-url", stores.stateUrl] : ["--data-dir", dataDir];
+  const email = stores ? `bench-${++keysMade}@example.com` : "bench@example.com";
+  const result = Bun.spawnSync([binary, "keys", "create", "--email", email, "--name", "bench", ...where], {
     cwd: tmpdir(),
     env: cleanEnv(),
     stdout: "pipe",
@@ -52,13 +63,18 @@ function createKey(binary: string, dataDir: string): string {
   return key;
 }
 
-/** `foodapi serve` on a fresh data directory (with a key in it), the bench's cache directory and limits no load reaches. */
-export async function startFoodapi(binary: string, extraArgs: string[] = []): Promise<Server & { key: string }> {
+/**
+ * `foodapi serve` on a fresh data directory (with a key in it), the bench's cache directory and limits no load
+ * reaches. With `stores`, the state and the counters are in that PostgreSQL and Redis instead, and the key
+ * (a fresh one, unless `stores.key` names one to share) is made there.
+ */
+export async function startFoodapi(binary: string, extraArgs: string[] = [], stores?: StoreUrls & { key?: string }): Promise<Server & { key: string }> {
   const dataDir = tempDir("foodapi-bench-data-");
-  const key = createKey(binary, dataDir);
+  const key = stores?.key ?? createKey(binary, dataDir, stores);
+  const storeArgs = stores ? ["--state-url", stores.stateUrl, "--redis-url", stores.redisUrl] : [];
   const { child, url } = await startListening(
-    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, "--cache-dir", benchCacheDir(), ...SERVER_LIMIT_FLAGS, ...extraArgs],
-    `foodapi serve ${extraArgs.join(" ")}`.trim(),
+    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, "--cache-dir", benchCacheDir(), ...SERVER_LIMIT_FLAGS, ...storeArgs, ...extraArgs],
+    `foodapi serve ${extraArgs.join(" ")}${stores ? " (PostgreSQL + Redis)" : ""}`.trim(),
   );
   await waitHealthy(url);
   return { url, pid: child.pid, dataDir, key, stop: () => stopProcessTree(child) };
@@ -70,13 +86,37 @@ export async function startCeiling(bytes: number): Promise<Server> {
   return { url, pid: child.pid, dataDir: "", stop: () => stopProcessTree(child) };
 }
 
-/** Runs `measure` on a fresh foodapi server and data directory (no state left by the one before), then stops it. */
-export async function onServer<M>(binary: string, extraArgs: string[], measure: (server: Server & { key: string }) => Promise<M>): Promise<M> {
-  const server = await startFoodapi(binary, extraArgs);
+/**
+ * Runs `measure` on a fresh foodapi server and data directory (no state left by the one before; with
+ * `stores`, a fresh key in the shared PostgreSQL and Redis), then stops it.
+ */
+export async function onServer<M>(binary: string, extraArgs: string[], measure: (server: Server & { key: string }) => Promise<M>, stores?: StoreUrls): Promise<M> {
+  const server = await startFoodapi(binary, extraArgs, stores);
   try {
     return await measure(server);
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * Runs `measure` on `count` fresh foodapi servers on ports of their own, sharing `stores` (one PostgreSQL and
+ * one Redis) and one key, as instances behind a load balancer do; then stops them.
+ */
+export async function onServers<M>(
+  binary: string,
+  count: number,
+  extraArgs: string[],
+  stores: StoreUrls,
+  measure: (servers: (Server & { key: string })[]) => Promise<M>,
+): Promise<M> {
+  const first = await startFoodapi(binary, extraArgs, stores);
+  const servers = [first];
+  try {
+    for (let i = 1; i < count; i++) servers.push(await startFoodapi(binary, extraArgs, { ...stores, key: first.key }));
+    return await measure(servers);
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
   }
 }
 

@@ -21,11 +21,13 @@ export interface Measurement extends WrkResult, MemoryReport {
   bodyBytes?: number;
 }
 
-/** How wrk sends: fixed headers, or a Lua script (with its environment). */
+/** How wrk sends: fixed headers, or a Lua script (with its environment); threads and connections (default -t2 -c64). */
 export interface WrkClient {
   script?: string;
   headers?: string[];
   env?: Record<string, string>;
+  threads?: number;
+  connections?: number;
 }
 
 export function ensureWrk(): string {
@@ -72,7 +74,7 @@ function parseWrk(output: string): WrkResult {
 
 /** One wrk run, bounded by its duration and a hard timeout 30 s past it. */
 async function wrk(wrkPath: string, url: string, seconds: number, options: WrkClient = {}): Promise<{ output: string; result: WrkResult }> {
-  const args = [wrkPath, `-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "--latency"];
+  const args = [wrkPath, `-t${options.threads ?? THREADS}`, `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "--latency"];
   if (options.script) args.push("-s", options.script);
   for (const header of options.headers ?? []) args.push("-H", header);
   args.push(url);
@@ -99,5 +101,48 @@ export async function measure(wrkPath: string, label: string, server: Server, pa
   }
   const m: Measurement = { label, url: path, ...measured.result, ...memory };
   process.stderr.write(`${m.requestsPerSecond} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms${m.non2xx ? `, non-2xx ${m.non2xx}` : ""}\n`);
+  return m;
+}
+
+/**
+ * One wrk per server, all at once (warm-up, then the measured run), each with an equal share of the threads
+ * and connections (so that together they offer the load one wrk offers one server): the requests per
+ * second summed, the worst of their p50 and p99, the servers' memory summed (per process: the largest).
+ */
+export async function measureTogether(wrkPath: string, label: string, servers: Server[], path: string, client: WrkClient = {}): Promise<Measurement & { perServer: WrkResult[] }> {
+  const share = { threads: Math.max(1, Math.floor(THREADS / servers.length)), connections: Math.max(1, Math.floor(CONNECTIONS / servers.length)) };
+  const options = { ...client, ...share };
+  process.stderr.write(`bench: ${label} ... `);
+  if (WARMUP_SECONDS > 0) await Promise.all(servers.map((server) => wrk(wrkPath, `${server.url}${path}`, WARMUP_SECONDS, options)));
+  const samplers = servers.map((server) => sampleMemory(server.pid, true));
+  let results: WrkResult[];
+  let memories: MemoryReport[];
+  try {
+    results = (await Promise.all(servers.map((server) => wrk(wrkPath, `${server.url}${path}`, SECONDS, options)))).map((r) => r.result);
+  } finally {
+    memories = samplers.map((sampler) => sampler.stop());
+  }
+  const sum = (f: (r: WrkResult) => number) => results.reduce((total, r) => total + f(r), 0);
+  const m = {
+    label,
+    url: path,
+    requestsPerSecond: round(sum((r) => r.requestsPerSecond), 1),
+    p50Ms: Math.max(...results.map((r) => r.p50Ms)),
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    socketErrors: {
+      connect: sum((r) => r.socketErrors.connect),
+      read: sum((r) => r.socketErrors.read),
+      write: sum((r) => r.socketErrors.write),
+      timeout: sum((r) => r.socketErrors.timeout),
+    },
+    peakTotalRssMb: round(memories.reduce((total, x) => total + x.peakTotalRssMb, 0), 1),
+    peakRssPerProcessMb: Math.max(...memories.map((x) => x.peakRssPerProcessMb)),
+    peakAnonRssPerProcessMb: Math.max(...memories.map((x) => x.peakAnonRssPerProcessMb)),
+    processes: memories.reduce((total, x) => total + x.processes, 0),
+    perServer: results,
+  };
+  process.stderr.write(`${m.requestsPerSecond} req/s summed (${results.map((r) => r.requestsPerSecond).join(" + ")}), p99 ${m.p99Ms} ms${m.non2xx ? `, non-2xx ${m.non2xx}` : ""}\n`);
   return m;
 }

@@ -1,137 +1,16 @@
-import { chownSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { forgetChild, trackChild } from "./hygiene";
-import { IS_ROOT, PG_BIN, postgresMissing, postgresUid, REDIS_SERVER, redisMissing } from "./store-binaries";
-
-export { postgresMissing, redisMissing };
+import { type RedisOptions, type StoreServer, startPostgres as startPostgresProcess, startRedis as startRedisProcess } from "./store-processes";
 
 /**
- * Throwaway PostgreSQL and Redis servers for the tests: real servers from Debian's packages, on loopback,
- * with their files in this run's temporary directory, stopped by the test (or killed when the run ends).
- * `available()` says why one cannot run here; the tests that need it skip with that message, and
- * `.ci/run` installs both, so in CI nothing skips.
+ * Throwaway PostgreSQL and Redis servers for the tests (test/helpers/store-processes.ts), with their files in
+ * this run's temporary directory, stopped by the test or killed when the run ends (helpers/hygiene.ts).
  */
+export { postgresMissing, redisMissing, type StoreServer } from "./store-processes";
 
-export interface StoreServer {
-  /** `postgres://…` or `redis://…` on 127.0.0.1. */
-  readonly url: string;
-  readonly port: number;
-  /** Stops it (a fast shutdown); the data stays, and `start()` brings the same server back. */
-  stop(): Promise<void>;
-  /** Starts it again on the same port with the same data. */
-  start(): Promise<void>;
-}
+const hooks = { track: trackChild, forget: forgetChild };
 
-/** PostgreSQL refuses to run as root: as root, it runs as the `postgres` user. */
-function asPostgres(): string[] {
-  if (!IS_ROOT) return [];
-  const { uid, gid } = postgresUid()!;
-  return ["setpriv", "--reuid", String(uid), "--regid", String(gid), "--clear-groups"];
-}
+/** A fresh PostgreSQL cluster with an empty database `foodapi` (store-processes.ts `startPostgres`). */
+export const startPostgres = (): Promise<StoreServer> => startPostgresProcess(hooks);
 
-async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
-/**
- * Runs `command` until a line of its output matches `ready`, within `timeoutMs`; the process, for stopping.
- * Its output is kept for the error message when it does not get there.
- */
-async function startUntil(command: string[], ready: RegExp, timeoutMs: number, cwd: string) {
-  const child = trackChild(Bun.spawn(command, { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" }));
-  let output = "";
-  let seen: () => void = () => {};
-  const readyNow = new Promise<void>((resolve) => (seen = resolve));
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) {
-      output += new TextDecoder().decode(chunk);
-      if (ready.test(output)) seen();
-    }
-  };
-  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const outcome = await Promise.race([
-    readyNow.then(() => "ready" as const),
-    child.exited.then(() => "exited" as const),
-    new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs))),
-  ]);
-  clearTimeout(timer);
-  if (outcome !== "ready") {
-    child.kill("SIGKILL");
-    await child.exited;
-    forgetChild(child);
-    throw new Error(`${command.join(" ")}: ${outcome === "timeout" ? `not ready after ${timeoutMs} ms` : "exited"}:\n${output}`);
-  }
-  return {
-    async stop(signal: NodeJS.Signals) {
-      child.kill(signal);
-      await child.exited;
-      forgetChild(child);
-      await drained;
-    },
-  };
-}
-
-/**
- * A fresh PostgreSQL cluster (initdb, trust authentication on loopback only) with an empty database
- * `foodapi`, owned by the `postgres` role the URL names.
- */
-export async function startPostgres(): Promise<StoreServer> {
-  const missing = postgresMissing();
-  if (missing) throw new Error(missing);
-  const dir = mkdtempSync(join(tmpdir(), "foodapi-pg-"));
-  if (IS_ROOT) {
-    const { uid, gid } = postgresUid()!;
-    chownSync(dir, uid, gid);
-  }
-  const initdb = Bun.spawnSync([...asPostgres(), join(PG_BIN!, "initdb"), "-D", dir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], { cwd: dir });
-  if (initdb.exitCode !== 0) throw new Error(`initdb failed: ${initdb.stderr.toString()}`);
-  const port = await freePort();
-  const command = [
-    ...asPostgres(),
-    join(PG_BIN!, "postgres"),
-    "-D", dir,
-    "-p", String(port),
-    "-c", "listen_addresses=127.0.0.1",
-    "-c", `unix_socket_directories=${dir}`,
-    // A test server: durability is not what is under test, speed of a throwaway cluster is.
-    "-c", "fsync=off",
-    "-c", "synchronous_commit=off",
-    "-c", "full_page_writes=off",
-    "-c", "max_connections=200",
-  ];
-  let running = await startUntil(command, /ready to accept connections/, 30_000, dir);
-  const createdb = Bun.spawnSync([join(PG_BIN!, "createdb"), "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "foodapi"]);
-  if (createdb.exitCode !== 0) throw new Error(`createdb failed: ${createdb.stderr.toString()}`);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/foodapi`,
-    port,
-    // SIGINT: PostgreSQL's fast shutdown (clients disconnected, no waiting for them).
-    stop: () => running.stop("SIGINT"),
-    async start() {
-      running = await startUntil(command, /ready to accept connections/, 30_000, dir);
-    },
-  };
-}
-
-/** A Redis server without persistence. */
-export async function startRedis(): Promise<StoreServer> {
-  const missing = redisMissing();
-  if (missing) throw new Error(missing);
-  const dir = mkdtempSync(join(tmpdir(), "foodapi-redis-"));
-  const port = await freePort();
-  const command = [REDIS_SERVER!, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
-  let running = await startUntil(command, /Ready to accept connections/, 15_000, dir);
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    stop: () => running.stop("SIGTERM"),
-    async start() {
-      running = await startUntil(command, /Ready to accept connections/, 15_000, dir);
-    },
-  };
-}
+/** A Redis server, without persistence unless `options.persistent` (store-processes.ts `startRedis`). */
+export const startRedis = (options: Pick<RedisOptions, "persistent"> = {}): Promise<StoreServer> => startRedisProcess({ ...options, ...hooks });
