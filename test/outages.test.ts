@@ -146,6 +146,22 @@ const healthz = (server: RunningServer, status: number, ms: number) =>
   });
 
 /** An API key of a new account, made by `foodapi keys create` on the shared PostgreSQL. */
+/**
+ * Stops `store` until both instances' /healthz says 503 and at least two seconds of load have met the
+ * outage, then starts it again (whatever happened meanwhile): the outage's window, for the load's answers.
+ */
+async function twoSecondOutage(store: StoreServer): Promise<{ stoppedAt: number; startedAt: number }> {
+  await store.stop();
+  const stoppedAt = performance.now();
+  try {
+    await Promise.all([healthz(a, 503, 5000), healthz(b, 503, 5000)]);
+    await pollUntil(() => (performance.now() - stoppedAt >= 2000 ? true : undefined), { ms: 5000, what: "two seconds of outage" });
+  } finally {
+    await store.start();
+  }
+  return { stoppedAt, startedAt: performance.now() };
+}
+
 function createKey(email: string): string {
   const made = runBinary(["keys", "create", "--email", email, "--name", "outage"], { env: { FOODAPI_STATE_URL: postgres.url } });
   if (made.exitCode !== 0) throw new Error(`keys create: ${made.stderr}`);
@@ -192,17 +208,7 @@ describe.skipIf(missing !== undefined)("outages under load, two instances sharin
       expect(count(load.answers, "key", 200)).toBeLessThan(KEY_LIMIT / 2);
       expect(count(load.answers, "trial", 200)).toBeLessThan(TRIAL_TOKEN_REQUESTS / 2);
 
-      await redis.stop();
-      const stoppedAt = performance.now();
-      let startedAt: number;
-      try {
-        await Promise.all([healthz(a, 503, 5000), healthz(b, 503, 5000)]);
-        // At least two seconds of load against the stopped Redis.
-        await pollUntil(() => (performance.now() - stoppedAt >= 2000 ? true : undefined), { ms: 5000, what: "two seconds of outage" });
-      } finally {
-        await redis.start();
-        startedAt = performance.now();
-      }
+      const { stoppedAt, startedAt } = await twoSecondOutage(redis);
       const during = load.answers.filter((x) => x.sentAt > stoppedAt + 100 && x.sentAt + x.ms < startedAt);
       expect(during.filter((x) => x.status === 503).length).toBeGreaterThan(10);
 
@@ -283,16 +289,7 @@ describe.skipIf(missing !== undefined)("outages under load, two instances sharin
         what: "the load's first answers from PostgreSQL",
       });
 
-      await postgres.stop();
-      const stoppedAt = performance.now();
-      let startedAt: number;
-      try {
-        await Promise.all([healthz(a, 503, 5000), healthz(b, 503, 5000)]);
-        await pollUntil(() => (performance.now() - stoppedAt >= 2000 ? true : undefined), { ms: 5000, what: "two seconds of outage" });
-      } finally {
-        await postgres.start();
-        startedAt = performance.now();
-      }
+      const { stoppedAt, startedAt } = await twoSecondOutage(postgres);
       const during = load.answers.filter((x) => needsPostgres(x) && x.sentAt > stoppedAt + 100 && x.sentAt + x.ms < startedAt);
       expect(during.length).toBeGreaterThan(10);
       // Every request that needed PostgreSQL while it was down was refused as unavailable.
