@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { Integer, queryStrings } from "../http/schema";
+import { GRAMS_MAX } from "./amounts";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
 
 /** Request and response schemas of the catalog routes; their static types are the service's types. */
@@ -49,6 +50,14 @@ export const FoodNutrient = t.Object({
   derivation: Nullable(t.Object({ code: t.String(), description: t.String() })),
 });
 
+export const FoodPortion = t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() });
+
+/** What the nutrient values are for: 100 g by default, or the grams asked for (`?grams=`, `?portion=`). */
+export const AmountBasis = t.Object({
+  grams: t.Number({ description: "Grams of edible portion the values are for." }),
+  portion: Nullable(FoodPortion),
+});
+
 export const FoodDetail = t.Object({
   foodNumber: t.String(),
   name: t.String(),
@@ -64,12 +73,28 @@ export const FoodDetail = t.Object({
     fat: Nullable(t.Number()),
     carbohydrate: Nullable(t.Number()),
   }),
+  basis: AmountBasis,
   nutrients: t.Array(FoodNutrient),
-  portions: t.Array(t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() })),
+  portions: t.Array(FoodPortion),
   footnotes: t.Array(
     t.Object({ number: t.String(), type: t.String(), nutrientNumber: Nullable(t.String()), text: t.String() }),
   ),
 });
+
+/** A detail's parameters as the document shows them; they arrive as strings, parsed by service.ts and amounts.ts. */
+export const DetailParameters = t.Object({
+  nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204; unknown numbers are ignored." })),
+  grams: t.Optional(
+    t.Number({
+      exclusiveMinimum: 0,
+      maximum: GRAMS_MAX,
+      description: `Scale every nutrient value to this many grams (above 0, at most ${GRAMS_MAX}, up to 6 decimals). Not with \`portion\`.`,
+    }),
+  ),
+  portion: t.Optional(Integer({ description: "Scale every nutrient value to the portion with this `seq` (one of the food's `portions`). Not with `grams`." })),
+});
+
+export const DetailQuery = queryStrings(DetailParameters);
 
 export const FoodGroupList = t.Object({
   items: t.Array(t.Object({ code: t.String(), name: t.String(), foodCount: Integer() })),

@@ -3,9 +3,11 @@ import { STATE_ERROR } from "../docs/operations";
 import { type CredentialGuard, guardedJson } from "../http/credential-guard";
 import { apiError } from "../http/error-catalog";
 import { type DirectRouteSpec, directRoutes, mountRoutes } from "../http/route-table";
-import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
+import { type PreparedJson, preparedJson } from "../http/content-encoding";
+import { etagBase } from "../http/etag";
+import { DetailQuery, FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
 import { PAGE_SIZE_MAX } from "./search-params";
-import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseNutrientFilter } from "./service";
+import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseDetailQuery } from "./service";
 import type { CatalogStore } from "./store";
 
 /** What every data route can answer besides its own errors: the guard's and the quota's. */
@@ -18,9 +20,9 @@ const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", ST
 export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
   const foodSearch = createFoodSearch(store);
   const details = createFoodDetails(store);
-  // Immutable while served: serialised once.
-  let groupsJson: string | undefined;
-  let nutrientsJson: string | undefined;
+  // Immutable while served: serialised (and compressed, per coding asked for) once.
+  let groupsJson: PreparedJson | undefined;
+  let nutrientsJson: PreparedJson | undefined;
 
   const routes: DirectRouteSpec[] = [
     {
@@ -33,18 +35,18 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       credential: "apiKeyOrTrial",
       errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
       examples: { "200": { items: [{ foodNumber: "01009", name: "Cheese, cheddar" }], total: 37, page: 1, limit: 1 } },
-      handle: guardedJson(guard, ({ search }) => foodSearch.jsonForQuery(search)),
+      handle: guardedJson(guard, ({ search }) => foodSearch.answerForQuery(search)),
     },
     {
       path: "/v1/foods/:foodNumber",
-      query: t.Object({ nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204" })) }),
+      query: DetailQuery,
       response: { 200: FoodDetail },
       summary: "One food with its nutrients, portions and footnotes",
       description:
-        "Nutrient values are per 100 g of edible portion, in SR order. A 404 counts against the quota too. Sent zstd-compressed (`Content-Encoding: zstd`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` lists zstd.",
+        "Nutrient values are per 100 g of edible portion, in SR order; with `grams` or `portion` (not both) every value is scaled to that amount and rounded to the nutrient's decimals, and `basis` says what the values are for. A 404 counts against the quota too. Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` allows it; a selection or scaled answer is compressed for its request (zstd, br or gzip).",
       tags: ["Catalog"],
       credential: "apiKeyOrTrial",
-      errors: [...DATA_ERRORS, "FOOD_NOT_FOUND"],
+      errors: [...DATA_ERRORS, "FOOD_NOT_FOUND", "VALIDATION_ERROR"],
       examples: {
         "200": {
           foodNumber: "01001",
@@ -54,10 +56,9 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
         },
       },
       handle: guardedJson(guard, ({ param = "", search }) => {
-        const nutrients = search === "" ? undefined : parseNutrientFilter(new URLSearchParams(search).get("nutrients") ?? undefined);
-        const json = details.answer(param, nutrients);
-        if (json === null) throw apiError("FOOD_NOT_FOUND", param);
-        return json;
+        const answer = details.answer(param, search === "" ? undefined : parseDetailQuery(search));
+        if (answer === null) throw apiError("FOOD_NOT_FOUND", param);
+        return answer;
       }),
     },
     {
@@ -68,7 +69,7 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       credential: "apiKeyOrTrial",
       errors: DATA_ERRORS,
       examples: { "200": { items: [{ code: "0100", name: "Dairy and Egg Products", foodCount: 283 }] } },
-      handle: guardedJson(guard, () => (groupsJson ??= JSON.stringify(listFoodGroups(store)))),
+      handle: guardedJson(guard, () => (groupsJson ??= prepare(listFoodGroups(store)))),
     },
     {
       path: "/v1/nutrients",
@@ -78,9 +79,14 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       credential: "apiKeyOrTrial",
       errors: DATA_ERRORS,
       examples: { "200": { items: [{ number: "203", name: "Protein", unit: "g", tag: "PROCNT", decimals: 2, order: 600 }] } },
-      handle: guardedJson(guard, () => (nutrientsJson ??= JSON.stringify(listNutrients(store)))),
+      handle: guardedJson(guard, () => (nutrientsJson ??= prepare(listNutrients(store)))),
     },
   ];
 
   return { direct: directRoutes(routes), documented: mountRoutes(new Elysia(), routes) };
+}
+
+function prepare(value: unknown): PreparedJson {
+  const json = JSON.stringify(value);
+  return preparedJson(json, etagBase(json));
 }

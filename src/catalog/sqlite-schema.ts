@@ -90,12 +90,15 @@ export const footnotes = sqliteTable(
 );
 
 /**
- * Each food's `GET /v1/foods/{n}` answer, assembled once by the importer from the tables above: JSON,
- * zstd-compressed (see import/sqlite-details.ts).
+ * Each food's `GET /v1/foods/{n}` answer, assembled once by the importer from the tables above, in the content
+ * codings import/sqlite-details.ts stores, with the entity tag of its JSON. The small
+ * columns first: a row is read up to the column asked for.
  */
 export const foodDetails = sqliteTable("food_details", {
   foodId: integer("food_id").primaryKey(),
-  detail: blob("detail", { mode: "buffer" }).notNull(),
+  etag: text("etag").notNull(),
+  zstd: blob("zstd", { mode: "buffer" }).notNull(),
+  gzip: blob("gzip", { mode: "buffer" }).notNull(),
 });
 
 /** Counts and provenance written once by the importer, read by `/v1/meta`. */
@@ -158,7 +161,7 @@ CREATE TABLE footnotes (
   text TEXT NOT NULL
 );
 CREATE INDEX footnotes_food_idx ON footnotes (food_id);
-CREATE TABLE food_details (food_id INTEGER PRIMARY KEY REFERENCES foods(id), detail BLOB NOT NULL);
+CREATE TABLE food_details (food_id INTEGER PRIMARY KEY REFERENCES foods(id), etag TEXT NOT NULL, zstd BLOB NOT NULL, gzip BLOB NOT NULL);
 CREATE TABLE catalog_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- Substring search: the trigram tokenizer indexes every 3-character run of the folded name. Contentless:
 -- matches are joined back to foods by rowid (= foods.id).

@@ -3,7 +3,7 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { catalogInfo, foodGroups, foods, nutrients } from "./sqlite-schema";
 import type { Candidate } from "./ranking";
-import type { CatalogStore, FoodGroupCount, NutrientDefinition } from "./store";
+import type { CatalogStore, FoodGroupCount, NutrientDefinition, StoredCoding, StoredDetail } from "./store";
 
 /**
  * The catalog's reads from its SQLite database. Queries on request paths are prepared once (building a
@@ -27,7 +27,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
   const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
   // Plain prepared SQL: one row on every detail request, and drizzle's row mapping costs more than the lookup.
-  const detailOfFood = sqlite.query<{ detail: Uint8Array }, [number]>("SELECT detail FROM food_details WHERE food_id = ?1");
+  const detailQuery = (column: StoredCoding) => sqlite.query<StoredDetail, [number]>(`SELECT etag, ${column} AS body FROM food_details WHERE food_id = ?1`);
+  const detailIn = { zstd: detailQuery("zstd"), gzip: detailQuery("gzip") } satisfies Record<StoredCoding, unknown>;
 
   let groupsCache: FoodGroupCount[] | undefined;
   let nutrientsCache: NutrientDefinition[] | undefined;
@@ -42,8 +43,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
       return group === undefined ? allFoods.all() : foodsInGroup.all({ group });
     },
 
-    packedDetail(foodId) {
-      return detailOfFood.get(foodId)?.detail;
+    storedDetail(foodId, coding) {
+      return detailIn[coding].get(foodId) ?? undefined;
     },
 
     foodGroups() {

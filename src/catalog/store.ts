@@ -1,3 +1,4 @@
+import type { STORED_CODINGS } from "./import/sqlite-details";
 import type { Candidate } from "./ranking";
 
 /**
@@ -9,8 +10,11 @@ export interface CatalogStore {
   candidatesMatching(match: string, group: string | undefined): Candidate[];
   /** Every food (optionally of one group) in food-number order. */
   allCandidates(group: string | undefined): Candidate[];
-  /** A food's detail answer as the importer stored it (zstd-compressed JSON); food ids are NDB_No as integers. */
-  packedDetail(foodId: number): Uint8Array | undefined;
+  /**
+   * A food's detail answer as the importer stored it, compressed as `coding`, with the entity tag base of
+   * its JSON; food ids are NDB_No as integers.
+   */
+  storedDetail(foodId: number, coding: StoredCoding): StoredDetail | undefined;
   /** Every food group with its number of foods, by code. */
   foodGroups(): FoodGroupCount[];
   /** Every nutrient definition, in SR order. */
@@ -40,3 +44,10 @@ export interface NutrientDefinition {
   decimals: number;
   srOrder: number;
 }
+
+export interface StoredDetail {
+  etag: string;
+  body: Uint8Array;
+}
+
+export type StoredCoding = (typeof STORED_CODINGS)[number];

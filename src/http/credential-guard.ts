@@ -1,7 +1,8 @@
-import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
+import { cachedJsonResponse } from "./cached-response";
+import type { EncodedAnswer } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
-import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
+import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
 import { isPromise, type MaybePromise } from "../maybe-promise";
 import { requestFacts } from "./request-context";
 
@@ -78,26 +79,21 @@ function outcome(principal: Principal, admission: Admitted): GuardOutcome {
 }
 
 /**
- * A data route: the guard first, then `answer` gives the JSON (text, UTF-8 bytes, or stored compressed).
- * Its ApiErrors (a 404) keep the RateLimit headers, as every guarded response does.
+ * A data route: the guard first, then `answer` gives the JSON (text made for this request, or an answer
+ * with its codings ready), sent as cached-response.ts says (ETag, 304, content coding). Its ApiErrors (a
+ * 404) keep the RateLimit headers, as every guarded response does.
  */
 export function guardedJson(
   guard: CredentialGuard,
-  answer: (target: RequestTarget, principal: Principal) => string | Uint8Array | ZstdJson,
+  answer: (target: RequestTarget, principal: Principal) => string | EncodedAnswer,
 ): DirectHandler {
   const respond = (request: Request, target: RequestTarget, outcome: GuardOutcome): Response => {
     if (!outcome.ok) return outcome.response;
     try {
-      const body = answer(target, outcome.principal);
       // The headers object is this request's own: completed in place rather than copied.
       const headers = outcome.headers;
-      headers["content-type"] = JSON_CONTENT_TYPE;
       headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
-      if (!isZstdJson(body)) return new Response(body, { headers });
-      headers.vary = "Accept-Encoding";
-      if (!acceptsZstd(request.headers.get("accept-encoding"))) return new Response(body.decoded(), { headers });
-      headers["content-encoding"] = "zstd";
-      return new Response(body.zstd, { headers });
+      return cachedJsonResponse(request, answer(target, outcome.principal), headers);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, outcome.headers);
       throw error;
