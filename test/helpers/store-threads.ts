@@ -25,7 +25,7 @@ const METHODS = {
   keys: { insertWithinLimit: 1, findActiveByHash: 1, listActive: 1, revoke: 1, touch: 1, sweep: 1 },
   keyRevocations: { onRevoked: 1, takeRevoked: 1 },
   limits: { grant: 1, release: 1, sweep: 1 },
-  trial: { secret: 1, markChallengeUsed: 1, consumeTrialRequest: 1, sweepExpired: 1 },
+  trial: { secret: 1, markChallengeUsed: 1, consumeTrialRequest: 1, trialRequestsUsed: 1, sweepExpired: 1 },
 } satisfies { [K in StoreName]: Record<keyof StateStores[K], 1> };
 
 class StoreThread {
