@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { Integer, queryStrings } from "../http/schema";
 import { GRAMS_MAX } from "./amounts";
+import { LOOKUP_MAX_FOODS } from "./lookup";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
 
 /** Request and response schemas of the catalog routes; their static types are the service's types. */
@@ -96,6 +97,23 @@ export const DetailParameters = t.Object({
 
 export const DetailQuery = queryStrings(DetailParameters);
 
+export const LookupBody = t.Object({
+  foodNumbers: t.Array(t.String({ description: "A food number (NDB_No, 5 digits); anything else is listed in `notFound`." }), {
+    minItems: 1,
+    maxItems: LOOKUP_MAX_FOODS,
+    description: `1 to ${LOOKUP_MAX_FOODS} food numbers; a repeated one is answered once. Each distinct one costs a unit of quota.`,
+  }),
+  nutrients: t.Optional(t.Array(t.String(), { description: "Only these nutrient numbers in every item (unknown ones are ignored)." })),
+  grams: t.Optional(
+    t.Number({ exclusiveMinimum: 0, maximum: GRAMS_MAX, description: `Scale every item's nutrient values to this many grams (at most ${GRAMS_MAX}, up to 6 decimals).` }),
+  ),
+});
+
+export const LookupResult = t.Object({
+  items: t.Array(FoodDetail, { description: "The details of the foods found, in the order asked, each once." }),
+  notFound: t.Array(t.String(), { description: "The food numbers asked for that are not foods, in the order asked, each once." }),
+});
+
 export const FoodGroupList = t.Object({
   items: t.Array(t.Object({ code: t.String(), name: t.String(), foodCount: Integer() })),
 });
@@ -119,3 +137,4 @@ export type SearchResult = typeof SearchResult.static;
 export type FoodDetail = typeof FoodDetail.static;
 export type FoodGroupList = typeof FoodGroupList.static;
 export type NutrientList = typeof NutrientList.static;
+export type LookupBody = typeof LookupBody.static;

@@ -113,10 +113,11 @@ export function createFoodDetails(store: CatalogStore) {
   let decimals: ReadonlyMap<string, number> | undefined;
   const decimalsOf = () => (decimals ??= new Map(store.nutrients().map((n) => [n.number, n.decimals])));
 
-  const identity = (id: number, stored: StoredDetail): Uint8Array => {
+  /** The JSON bytes of a food's detail; `stored`: its zstd row when already read. */
+  const identity = (id: number, stored?: StoredDetail): Uint8Array => {
     let json = cache.get(id);
     if (json === undefined) {
-      json = Bun.zstdDecompressSync(stored.body);
+      json = Bun.zstdDecompressSync((stored ?? read(id, "zstd")).body);
       cache.set(id, json, json.byteLength + ENTRY_OVERHEAD_BYTES);
     }
     return json;
@@ -137,24 +138,40 @@ export function createFoodDetails(store: CatalogStore) {
     },
   });
 
+  const idOf = (foodNumber: string): number | null => {
+    if (!FOOD_NUMBER.test(foodNumber)) return null;
+    const id = Number(foodNumber);
+    return exists(id) ? id : null;
+  };
+  const isPlain = (view: DetailView) => view.nutrients === undefined && view.amount === undefined;
+
+  /** With `view`, a copy listing only the nutrients asked for (unknown numbers are absent), scaled to the amount asked for. */
+  const viewJson = (id: number, view: DetailView): string => {
+    let detail = JSON.parse(utf8.decode(identity(id))) as FoodDetail;
+    if (view.nutrients !== undefined) {
+      const wanted = new Set(view.nutrients);
+      detail = { ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) };
+    }
+    if (view.amount !== undefined) detail = scaleDetail(detail, view.amount, decimalsOf());
+    return JSON.stringify(detail satisfies FoodDetail);
+  };
+
   return {
     /**
-     * A food's detail: as stored, or with `view` a copy listing only the nutrients asked for (unknown
-     * numbers are absent) and scaled to the amount asked for, as JSON text. Null for a food that does not
-     * exist. Throws the 400 of a portion the food does not have.
+     * A food's detail: as stored (every coding ready), or as JSON text made for `view`. Null for a food
+     * that does not exist. Throws the 400 of a portion the food does not have.
      */
     answer(foodNumber: string, view: DetailView = {}): EncodedAnswer | string | null {
-      if (!FOOD_NUMBER.test(foodNumber)) return null;
-      const id = Number(foodNumber);
-      if (!exists(id)) return null;
-      if (view.nutrients === undefined && view.amount === undefined) return storedAnswer(id);
-      let detail = JSON.parse(utf8.decode(identity(id, read(id, "zstd")))) as FoodDetail;
-      if (view.nutrients !== undefined) {
-        const wanted = new Set(view.nutrients);
-        detail = { ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) };
-      }
-      if (view.amount !== undefined) detail = scaleDetail(detail, view.amount, decimalsOf());
-      return JSON.stringify(detail satisfies FoodDetail);
+      const id = idOf(foodNumber);
+      if (id === null) return null;
+      return isPlain(view) ? storedAnswer(id) : viewJson(id, view);
+    },
+
+    /** The same as JSON text (a batch lookup joins several). */
+    json(foodNumber: string, view: DetailView = {}): string | null {
+      const id = idOf(foodNumber);
+      if (id === null) return null;
+      return isPlain(view) ? utf8.decode(identity(id)) : viewJson(id, view);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { EncodedAnswer } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
-import { isPromise, type MaybePromise } from "../maybe-promise";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import { requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
@@ -33,8 +33,10 @@ export interface Admitted {
   refusal?: ErrorDescription;
 }
 
-/** Counts the request against the principal's quota. */
-export type Admission = (principal: Principal) => MaybePromise<Admitted>;
+/**
+ * Counts the request against the principal's quota: one unit, or `cost` (a batch lookup), all or nothing.
+ */
+export type Admission = (principal: Principal, cost?: number) => MaybePromise<Admitted>;
 
 export function authenticate(headers: Headers, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
   const apiKey = headers.get("x-api-key");
@@ -50,27 +52,46 @@ export type GuardOutcome =
   | { ok: true; principal: Principal; /** RateLimit headers, for the response whatever its status. */ headers: Record<string, string> }
   | { ok: false; response: Response };
 
-/** The guard as one plain function of the request, so that routes answered outside Elysia use it too. */
-export type CredentialGuard = (request: Request) => MaybePromise<GuardOutcome>;
+/**
+ * The guard as one plain function of the request, so that routes answered outside Elysia use it too.
+ * `authenticate` and `admit` are its two steps, for a route that must read its body between them (the
+ * batch lookup's cost depends on it, and a missing credential is the 401 whatever the body).
+ */
+export type CredentialGuard = ((request: Request) => MaybePromise<GuardOutcome>) & {
+  authenticate(request: Request): MaybePromise<{ ok: true; principal: Principal } | { ok: false; response: Response }>;
+  admit(principal: Principal, cost: number): MaybePromise<GuardOutcome>;
+};
 
 export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Admission): CredentialGuard {
   // Written out with explicit branches rather than `then` callbacks: on the synchronous path (the embedded
   // store) a request then allocates no closures, and this runs on every data request.
-  const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
+  const identified = (request: Request, result: CredentialResult): { ok: true; principal: Principal } | { ok: false; response: Response } => {
     const facts = requestFacts(request);
     if (!result.ok) {
       facts.authFailure = result.reason;
       return { ok: false, response: errorResponse(UNAUTHORIZED) };
     }
-    const { principal } = result;
-    facts.principalId = principal.id;
+    facts.principalId = result.principal.id;
+    return { ok: true, principal: result.principal };
+  };
+  const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
+    const identity = identified(request, result);
+    if (!identity.ok) return identity;
+    const { principal } = identity;
     const admission = admit(principal);
     return isPromise(admission) ? admission.then((settled) => outcome(principal, settled)) : outcome(principal, admission);
   };
-  return (request) => {
+  const guard = (request: Request): MaybePromise<GuardOutcome> => {
     const result = authenticate(request.headers, verifiers);
     return isPromise(result) ? result.then((settled) => admitted(request, settled)) : admitted(request, result);
   };
+  return Object.assign(guard, {
+    authenticate(request: Request) {
+      const result = authenticate(request.headers, verifiers);
+      return isPromise(result) ? result.then((settled) => identified(request, settled)) : identified(request, result);
+    },
+    admit: (principal: Principal, cost: number) => then(admit(principal, cost), (settled) => outcome(principal, settled)),
+  });
 }
 
 function outcome(principal: Principal, admission: Admitted): GuardOutcome {

@@ -18,8 +18,8 @@ export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: L
       const check = verifyKey(deps.keys, deps.clock, presented);
       return isPromise(check) ? check.then(asCredential) : asCredential(check);
     },
-    admit(principal: Extract<Principal, { kind: "key" }>): MaybePromise<Admitted> {
-      const result = deps.limiter.consume(`key:${principal.id}`, deps.freeLimit);
+    admit(principal: Extract<Principal, { kind: "key" }>, cost = 1): MaybePromise<Admitted> {
+      const result = deps.limiter.consume(`key:${principal.id}`, deps.freeLimit, cost);
       return isPromise(result) ? result.then(asAdmission) : asAdmission(result);
     },
   };
