@@ -135,7 +135,7 @@ describe("?grams= and ?portion= on GET /v1/foods/{foodNumber}", () => {
     for (const [query, field] of cases) {
       const { status, body, response } = await detail(`/v1/foods/01001?${query}`);
       expect([query, status, body.code]).toEqual([query, 400, "VALIDATION_ERROR"]);
-      expect(body.message.startsWith(`${field}:`)).toBe(true);
+      expect(body.message!.startsWith(`${field}:`)).toBe(true);
       // Counted, as every request that passed the guard.
       expect(response.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
     }
