@@ -47,7 +47,7 @@ export interface NutrientDefinition {
 
 export interface StoredDetail {
   etag: string;
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
 }
 
 export type StoredCoding = (typeof STORED_CODINGS)[number];
