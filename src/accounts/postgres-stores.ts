@@ -1,4 +1,4 @@
-import { eq, inArray, lte, sql } from "drizzle-orm";
+import { asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { sessions, users } from "./postgres-schema";
 import type { AccountStore, SessionStore } from "./store";
@@ -16,6 +16,18 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
         if (inserted && firstSession) await tx.insert(sessions).values(firstSession);
         return inserted;
       }),
+    // The hidden order of equal creation times is the primary key's: stable, if not insertion order.
+    list: async () => await db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)),
+    setDisabled: async (userId, disabled, now) =>
+      (
+        await db
+          .update(users)
+          .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, ${now}::bigint)` : null, updatedAt: now })
+          .where(eq(users.id, userId))
+          .returning()
+      )[0],
+    setPasswordHash: async (userId, passwordHash, now) =>
+      (await db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning())[0],
   };
 }
 
@@ -40,6 +52,8 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
     async delete(id) {
       await db.delete(sessions).where(eq(sessions.id, id));
     },
+
+    deleteForUser: async (userId) => (await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })).length,
 
     // PostgreSQL's DELETE has no LIMIT: the batch is chosen by a subquery.
     async sweepExpired(now, batch) {

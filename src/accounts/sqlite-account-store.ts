@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { sessions, users } from "./sqlite-schema";
 import type { AccountStore, Session, User } from "./store";
@@ -14,5 +14,14 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
   return {
     findByEmail: (email) => db.select().from(users).where(eq(users.email, email)).get(),
     insert: (user, firstSession) => insert.immediate(user, firstSession),
+    list: () => db.select().from(users).orderBy(asc(users.createdAt), sql`${users}.rowid`).all(),
+    setDisabled: (userId, disabled, now) =>
+      db
+        .update(users)
+        .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, ${now})` : null, updatedAt: now })
+        .where(eq(users.id, userId))
+        .returning()
+        .get(),
+    setPasswordHash: (userId, passwordHash, now) => db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning().get(),
   };
 }

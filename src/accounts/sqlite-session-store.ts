@@ -26,6 +26,8 @@ export function createSqliteSessionStore({ db }: StateDb): SessionStore {
       db.delete(sessions).where(eq(sessions.id, id)).run();
     },
 
+    deleteForUser: (userId) => db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length,
+
     sweepExpired(now, batch) {
       const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch);
       return db.delete(sessions).where(inArray(sessions.id, due)).returning({ id: sessions.id }).all().length;

@@ -18,6 +18,11 @@ export interface User {
   passwordHash: string | null;
   createdAt: number;
   updatedAt: number;
+  /**
+   * When `foodapi users disable` disabled the account; null while it is enabled. A disabled account cannot
+   * sign in, has no sessions, and its keys are refused (KeyStore.findActiveByHash does not find them).
+   */
+  disabledAt: number | null;
 }
 
 /** A server-side session: the cookie carries a random token, only its SHA-256 is kept. */
@@ -40,6 +45,15 @@ export interface AccountStore {
    * exactly one succeeds.
    */
   insert(user: User, firstSession?: Session): MaybePromise<User | undefined>;
+  /** Every account, oldest first (the admin CLI's `users list`). */
+  list(): MaybePromise<User[]>;
+  /**
+   * Disables the account (`disabledAt` = now) or enables it (null); `updatedAt` becomes now. Returns the
+   * account as it now is; undefined for an unknown id. Disabling a disabled account keeps its first time.
+   */
+  setDisabled(userId: string, disabled: boolean, now: number): MaybePromise<User | undefined>;
+  /** Replaces the password hash; `updatedAt` becomes now. The account as it now is; undefined for an unknown id. */
+  setPasswordHash(userId: string, passwordHash: string, now: number): MaybePromise<User | undefined>;
 }
 
 /** Sessions are found by the hash of their token only. */
@@ -49,6 +63,8 @@ export interface SessionStore {
   findByTokenHash(tokenHash: string): MaybePromise<{ session: Session; user: User } | undefined>;
   extend(id: string, expiresAt: number, now: number): MaybePromise<void>;
   delete(id: string): MaybePromise<void>;
+  /** Deletes every session of the account (signed out everywhere); returns how many went. */
+  deleteForUser(userId: string): MaybePromise<number>;
   /** Deletes up to `batch` sessions expired at `now`; returns how many went. */
   sweepExpired(now: number, batch: number): MaybePromise<number>;
 }

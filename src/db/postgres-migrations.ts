@@ -58,4 +58,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE TABLE trial_usage (jti text PRIMARY KEY, used integer NOT NULL, expires_at bigint NOT NULL);
    CREATE INDEX trial_usage_expiry_idx ON trial_usage (expires_at);
    CREATE TABLE storage_probe (id integer PRIMARY KEY CHECK (id = 1), written_at bigint NOT NULL);`,
+  // `foodapi users disable` (as in SQLite's state-migrations.ts).
+  `ALTER TABLE users ADD COLUMN disabled_at bigint;`,
 ];

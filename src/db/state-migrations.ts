@@ -69,4 +69,7 @@ export const STATE_MIGRATIONS: readonly string[] = [
      key_hash TEXT NOT NULL,
      revoked_at INTEGER NOT NULL
    );`,
+  // `foodapi users disable`: the account and its keys stay, but its keys are refused and it cannot sign in
+  // until `users enable` clears this.
+  `ALTER TABLE users ADD COLUMN disabled_at INTEGER;`,
 ];

@@ -26,6 +26,8 @@ export interface ActiveKeys {
   touch(keyId: string, now: number, coarseMs: number): MaybePromise<void>;
   /** The store's revoke, then every process drops the key; false when there was no such key of the account. */
   revoke(userId: string, keyId: string, now: number): MaybePromise<boolean>;
+  /** For an account just disabled: every process drops its keys and asks the store, which refuses them. How many. */
+  forgetAccount(userId: string, now: number): Promise<number>;
 }
 
 export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevocations; clock: Clock }): ActiveKeys {
@@ -69,6 +71,13 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
         cache.delete(revoked.keyHash);
         return then(revocations.onRevoked(revoked.keyHash), () => true);
       });
+    },
+
+    async forgetAccount(userId, now) {
+      const hashes = await store.forgetAccountKeys(userId, now);
+      for (const keyHash of hashes) cache.delete(keyHash);
+      await Promise.all(hashes.map((keyHash) => revocations.onRevoked(keyHash)));
+      return hashes.length;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
-import { session, user } from "./fixtures";
+import { session, T0, user } from "./fixtures";
 
 type Stores = "accounts" | "sessions";
 
@@ -57,6 +57,37 @@ export const accountStoreChecks = {
         expect(await stores.sessions.findByTokenHash(first.tokenHash)).toEqual(account === winner ? { session: first, user: account } : undefined);
       }
     }
+  },
+
+  "list: every account, oldest first, as stored": async ({ stores }) => {
+    expect(await stores.accounts.list()).toEqual([]);
+    const later = user({ createdAt: T0 + 1000, updatedAt: T0 + 1000 });
+    const earlier = user({ createdAt: T0, passwordHash: null });
+    await stores.accounts.insert(later);
+    await stores.accounts.insert(earlier);
+    expect(await stores.accounts.list()).toEqual([earlier, later]);
+  },
+
+  "setDisabled: disabledAt and updatedAt become now, a second disable keeps the first time, enable clears it; others untouched": async ({ stores, peer }) => {
+    const account = user();
+    const other = user();
+    await stores.accounts.insert(account);
+    await stores.accounts.insert(other);
+    expect(await stores.accounts.setDisabled(account.id, true, T0 + 1000)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 1000 });
+    expect(await stores.accounts.setDisabled(account.id, true, T0 + 2000)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 2000 });
+    expect(await (await peer()).accounts.findByEmail(account.email)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 2000 });
+    expect(await stores.accounts.findByEmail(other.email)).toEqual(other);
+    expect(await stores.accounts.setDisabled(account.id, false, T0 + 3000)).toEqual({ ...account, disabledAt: null, updatedAt: T0 + 3000 });
+    expect(await stores.accounts.setDisabled("no-such-user", true, T0)).toBeUndefined();
+  },
+
+  "setPasswordHash replaces the hash (a passwordless account gets one); an unknown id is undefined": async ({ stores }) => {
+    const account = user({ passwordHash: null });
+    await stores.accounts.insert(account);
+    const hash = "$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaG5ld2hhc2g";
+    expect(await stores.accounts.setPasswordHash(account.id, hash, T0 + 5000)).toEqual({ ...account, passwordHash: hash, updatedAt: T0 + 5000 });
+    expect(await stores.accounts.findByEmail(account.email)).toEqual({ ...account, passwordHash: hash, updatedAt: T0 + 5000 });
+    expect(await stores.accounts.setPasswordHash("no-such-user", hash, T0)).toBeUndefined();
   },
 } satisfies Record<string, Check<Stores>>;
 
