@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { STATE_FILE_NAME } from "./state-db";
 import { STATE_MIGRATIONS } from "./state-migrations";
@@ -72,7 +72,8 @@ export interface RestoreResult {
  */
 export function restoreState(dataDir: string, backupFile: string, now: Date): RestoreResult {
   if (!existsSync(backupFile) || !statSync(backupFile).isFile()) throw new StateCopyRefused(`no backup file at ${backupFile}`);
-  if (mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined) chmodSync(dataDir, DIR_MODE);
+  const created = mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined;
+  if (created) chmodSync(dataDir, DIR_MODE);
   const stateFile = join(dataDir, STATE_FILE_NAME);
   const incoming = join(dataDir, `.${STATE_FILE_NAME}.restoring-${process.pid}`);
   let current: Database | undefined;
@@ -94,6 +95,11 @@ export function restoreState(dataDir: string, backupFile: string, now: Date): Re
     renameSync(incoming, stateFile);
     syncFile(dataDir);
     return { stateFile, replacedStateKeptAt, schemaVersion };
+  } catch (error) {
+    removeQuietly(incoming);
+    // A refused restore into a new directory leaves no empty directory behind either.
+    if (created) removeEmptyDirectory(dataDir);
+    throw error;
   } finally {
     current?.close();
     removeQuietly(incoming);
@@ -125,7 +131,7 @@ function checkBackup(copy: string, shownAs: string): number {
   } catch (error) {
     if (error instanceof StateCopyRefused) throw error;
     // SQLITE_NOTADB, SQLITE_CORRUPT: a truncated or damaged file, or not a database at all.
-    throw new StateCopyRefused(`${shownAs} is not a usable SQLite database (${(error as Error).message}); nothing was changed`);
+    throw new StateCopyRefused(`${shownAs} is not a whole SQLite database: damaged, truncated or no database at all (${(error as Error).message}); nothing was changed`);
   } finally {
     db?.close();
   }
@@ -172,6 +178,14 @@ function syncFile(path: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+function removeEmptyDirectory(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Not empty (someone else's files): left as it is.
   }
 }
 
