@@ -155,7 +155,7 @@ describe("foodapi restore", () => {
 
     const cwd = mkdtempSync(join(tmpdir(), "foodapi-refused-"));
     for (const [file, words] of [
-      [truncated, ["truncated.sqlite", "damaged, truncated", "nothing was changed"]],
+      [truncated, ["truncated.sqlite", "damaged", "nothing was changed"]],
       [text, ["notes.txt", "not a whole SQLite database"]],
       [newer, [`schema version ${STATE_MIGRATIONS.length + 1}, newer than this foodapi knows (${STATE_MIGRATIONS.length})`]],
       [other, ["not a foodapi state database"]],

@@ -113,7 +113,7 @@ function checkBackup(copy: string, shownAs: string): number {
     db = new Database(copy, { readwrite: true, create: false, strict: true });
     const problems = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
     if (problems.length !== 1 || problems[0]!.integrity_check !== "ok") {
-      throw new StateCopyRefused(`${shownAs} fails SQLite's integrity check (${problems[0]?.integrity_check ?? "no answer"}); nothing was changed`);
+      throw new StateCopyRefused(`${shownAs} is damaged or truncated: SQLite's integrity check says ${problems[0]?.integrity_check ?? "nothing"}; nothing was changed`);
     }
     const tables = new Set(db.query<{ name: string }, []>("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row.name));
     const version = db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version;
