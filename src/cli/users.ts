@@ -1,5 +1,5 @@
 import { passwordProblem } from "../accounts/service";
-import { hashPassword } from "../accounts/passwords";
+import { disableAccount, enableAccount, setAccountPassword } from "../accounts/admin";
 import type { User } from "../accounts/store";
 import { systemClock } from "../clock";
 import { UsageError } from "../config/args";
@@ -40,25 +40,25 @@ export async function usersCommand(positionals: readonly string[], flags: Readon
   return withAdminState(config, `users ${sub}`, async ({ stores, keys }) => {
     const account = await accountOf(stores, address);
     const now = systemClock();
+    const deps = { accounts: stores.accounts, sessions: stores.sessions, keys };
+    const wasDisabled = account.disabledAt !== null;
     let changed: User;
     let sessionsEnded = 0;
     let human: (user: AdminUser) => string;
     if (sub === "disable") {
-      const wasDisabled = account.disabledAt !== null;
-      changed = (await stores.accounts.setDisabled(account.id, true, now)) ?? account;
-      // After the account is marked, so that no session or key lookup that follows finds it enabled.
-      sessionsEnded = await stores.sessions.deleteForUser(account.id);
-      const refused = await keys.forgetAccount(account.id, now);
+      const result = await disableAccount(deps, account, now);
+      changed = result.user;
+      sessionsEnded = result.sessionsEnded;
       human = () =>
         `${wasDisabled ? `${address} was disabled already (since ${iso(account.disabledAt!)})` : `disabled ${address}`}: ` +
-        `${count(sessionsEnded, "session")} ended; ${count(refused, "active key")} refused (401) and sign-in refused (403 BANNED_USER) until 'foodapi users enable ${address}'\n`;
+        `${count(sessionsEnded, "session")} ended; ${count(result.keysRefused, "active key")} refused (401) and sign-in refused (403 BANNED_USER) until 'foodapi users enable ${address}'\n`;
     } else if (sub === "enable") {
-      const wasDisabled = account.disabledAt !== null;
-      changed = (await stores.accounts.setDisabled(account.id, false, now)) ?? account;
+      changed = await enableAccount(deps, account, now);
       human = (u) => `${wasDisabled ? `enabled ${address}` : `${address} was enabled already`}: it can sign in, and its ${count(u.activeKeys, "active key")} work\n`;
     } else {
-      changed = (await stores.accounts.setPasswordHash(account.id, await hashPassword(password!), now)) ?? account;
-      sessionsEnded = await stores.sessions.deleteForUser(account.id);
+      const result = await setAccountPassword(deps, account, password!, now);
+      changed = result.user;
+      sessionsEnded = result.sessionsEnded;
       human = () => `set the password of ${address}; ${count(sessionsEnded, "session")} ended${changed.disabledAt !== null ? " (the account is still disabled)" : ""}\n`;
     }
     const [user] = await adminUsers(stores, [changed]);
