@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackupOutput, RestoreOutput } from "../src/cli/admin-model";
 import { STATE_MIGRATIONS } from "../src/db/state-migrations";
 import { obtainTrialToken } from "./helpers/altcha";
-import { type RunningServer, runBinaryAsync, startServer } from "./helpers/binary";
+import { IS_ROOT, type RunningServer, runBinaryAsync, startServer } from "./helpers/binary";
 import { expectRefusal, parseJsonOutput } from "./helpers/cli-output";
 import { jsonPost, sessionCookie } from "./helpers/http";
 
@@ -137,6 +137,15 @@ describe("foodapi restore", () => {
     replaced.close();
     expect(readdirSync(join(cwd, "data")).sort()).toEqual(["keys.epoch", "state.sqlite", kept!.split("/").at(-1)!].sort());
   }, 40_000);
+
+  test.skipIf(!IS_ROOT)("run as root into a service user's directory, the restored file is that user's", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-restore-owner-"));
+    mkdirSync(join(cwd, "data"), { mode: 0o700 });
+    chownSync(join(cwd, "data"), 65534, 65534);
+    expect((await runBinaryAsync(["restore", backupFile], { cwd })).exitCode).toBe(0);
+    const restored = statSync(join(cwd, "data", "state.sqlite"));
+    expect([restored.uid, restored.gid, restored.mode & 0o777]).toEqual([65534, 65534, 0o600]);
+  });
 
   test("refuses a truncated file, a file that is no database, and one from a newer foodapi; nothing changes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "foodapi-bad-backups-"));

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { STATE_FILE_NAME } from "./state-db";
 import { STATE_MIGRATIONS } from "./state-migrations";
@@ -80,6 +80,7 @@ export function restoreState(dataDir: string, backupFile: string, now: Date): Re
   try {
     copyFileSync(backupFile, incoming);
     chmodSync(incoming, FILE_MODE);
+    giveDirectoryOwner(incoming, dataDir);
     const schemaVersion = checkBackup(incoming, backupFile);
     syncFile(incoming);
     current = existsSync(stateFile) ? lockUnused(stateFile, dataDir) : undefined;
@@ -161,6 +162,16 @@ function lockUnused(stateFile: string, dataDir: string): Database | undefined {
     // Damaged in a way only a read shows: kept aside as it is.
     return undefined;
   }
+}
+
+/**
+ * Run as root (a restore into a service's directory, e.g. systemd's DynamicUser), the restored file is
+ * given the data directory's owner: a root-owned database would stop the service from opening it.
+ */
+function giveDirectoryOwner(file: string, dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const { uid, gid } = statSync(dataDir);
+  if (uid !== 0 || gid !== 0) chownSync(file, uid, gid);
 }
 
 function readSchemaVersion(file: string): number {
