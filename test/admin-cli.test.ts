@@ -159,6 +159,20 @@ describe("bad arguments", () => {
     expect(parseJsonOutput(UserListOutput, await cli(["users", "list", "--json"])).items.map((u) => u.disabledAt)).toEqual([null, null]);
   });
 
+  test("foodapi --help lists the commands; each has its usage", async () => {
+    const help = (await runBinaryAsync(["--help"])).stdout;
+    for (const name of ["keys", "users", "backup", "restore"]) expect(help).toMatch(new RegExp(`\\n  foodapi ${name} +\\S`));
+    for (const [command, usage] of [
+      ["users", "Usage: foodapi users list"],
+      ["keys", "Usage: foodapi keys create"],
+      ["backup", "Usage: foodapi backup --out FILE"],
+      ["restore", "Usage: foodapi restore FILE"],
+    ]) {
+      expect((await runBinaryAsync([command!, "--help"])).stdout).toStartWith(usage!);
+      expect((await runBinaryAsync(["help", command!])).stdout).toStartWith(usage!);
+    }
+  });
+
   test("without a data directory each command says where it looked and creates nothing (exit 1)", async () => {
     const elsewhere = await runBinaryAsync(["users", "list"]);
     expectRefusal(elsewhere, 1, "no data directory at", "'users list'");
