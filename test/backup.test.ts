@@ -193,5 +193,6 @@ describe("foodapi restore", () => {
     expectRefusal(await runBinaryAsync(["backup"]), 2, "--out FILE");
     expectRefusal(await runBinaryAsync(["restore"]), 2, "the backup FILE");
     expectRefusal(await runBinaryAsync(["backup", "--out", "x.sqlite"]), 1, "no state database at");
+    expectRefusal(await runBinaryAsync(["backup", "--out", "data/state.sqlite"], { cwd: server.cwd }), 1, "is the state database itself");
   });
 });

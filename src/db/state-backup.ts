@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { STATE_FILE_NAME } from "./state-db";
 import { STATE_MIGRATIONS } from "./state-migrations";
 
@@ -27,6 +27,10 @@ const DIR_MODE = 0o700;
 export function backupState(dataDir: string, outFile: string): { bytes: number; schemaVersion: number } {
   const source = join(dataDir, STATE_FILE_NAME);
   if (!existsSync(source)) throw new StateCopyRefused(`no state database at ${source} (set --data-dir or FOODAPI_DATA_DIR to the server's data directory)`);
+  // Renamed over the live database (or its log), the copy would pull it from under the server.
+  if (resolve(outFile) === resolve(source) || resolve(outFile).startsWith(`${resolve(source)}-`)) {
+    throw new StateCopyRefused(`--out ${outFile} is the state database itself; write the backup somewhere else`);
+  }
   const temporary = join(dirname(outFile), `.${basename(outFile)}.partial-${process.pid}`);
   let db: Database | undefined;
   try {
