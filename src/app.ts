@@ -116,8 +116,11 @@ export async function createFoodApi(deps: AppDeps) {
   const handle = withResponseHeaders(withMetrics, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes });
   const observe = (request: Request, path: string, status: number, ms: number): string => {
     const route = routes.templateOf(path) ?? UNMATCHED_ROUTE;
-    const facts = requestFacts(request);
-    metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
+    // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
+    if (scrape) {
+      const facts = requestFacts(request);
+      metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
+    }
     return route;
   };
 

@@ -172,7 +172,7 @@ describe("GET /metrics with two workers", () => {
   test("a server without a token has no /metrics", async () => {
     const response = await rawFetch(`${quiet.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(404);
-    expect((await response.json()).code).toBe("NOT_FOUND");
+    expect(((await response.json()) as { code: string }).code).toBe("NOT_FOUND");
   });
 });
 

@@ -54,7 +54,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       clientIpHeader: config.clientIpHeader,
       handle: (request) => (app ? app.handle(request) : built!.then((ready) => ready.handle(request))),
       // A request answered before the app is built (it waited for it) is counted by then too.
-      observe: (request, path, status, ms) => app?.observe(request, path, status, ms),
+      observe: config.metricsToken || config.logLevel === "debug" ? (request, path, status, ms) => app?.observe(request, path, status, ms) : undefined,
       log: logsRequests ? accessLog.log : undefined,
       logRoute: config.logLevel === "debug",
       idleTimeoutSeconds: config.idleTimeoutSeconds,
