@@ -73,7 +73,7 @@ function parseWrk(output: string): WrkResult {
 }
 
 /** One wrk run, bounded by its duration and a hard timeout 30 s past it. */
-async function wrk(wrkPath: string, url: string, seconds: number, options: WrkClient = {}): Promise<{ output: string; result: WrkResult }> {
+export async function wrk(wrkPath: string, url: string, seconds: number, options: WrkClient = {}): Promise<{ output: string; result: WrkResult }> {
   const args = [wrkPath, `-t${options.threads ?? THREADS}`, `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "--latency"];
   if (options.script) args.push("-s", options.script);
   for (const header of options.headers ?? []) args.push("-H", header);
