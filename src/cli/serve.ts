@@ -64,8 +64,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   );
   config = withBoundPort(config, server.port!);
   let workers: WorkerFleet | undefined;
-  // The first process gathers the workers' metrics for a scrape; a worker asks it (metrics/fleet.ts).
-  const primary = role ? undefined : (local: Parameters<typeof primaryCollector>[0]) => primaryCollector(local, () => workers);
+  // The workers' messages to the first process (metrics/fleet.ts), once the app is built.
   let onWorkerMessage: ReturnType<typeof primaryCollector>["onWorkerMessage"] = () => {};
   try {
     built = createFoodApi({
@@ -77,9 +76,10 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       onShutdown: (task) => shutdownTasks.push(task),
       housekeeping: true,
       worker: role?.index ?? 0,
+      // A scrape gathers every process's counters: a worker asks the first process, which asks them all.
       collectMetrics: (local) => {
         if (role) return workerCollector(local, role);
-        const collector = primary!(local);
+        const collector = primaryCollector(local, () => workers);
         onWorkerMessage = collector.onWorkerMessage;
         return collector.collect;
       },
