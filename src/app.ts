@@ -10,7 +10,7 @@ import { createStorageHealth } from "./db/storage-health";
 import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
-import { createDispatcher } from "./http/direct-routes";
+import { createDispatcher, splitUrl } from "./http/direct-routes";
 import { allowedOriginsFor } from "./http/origin-check";
 import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
@@ -21,6 +21,12 @@ import { metaRoutes } from "./meta/routes";
 import { trialRoutes } from "./trial/routes";
 import { trialCredential } from "./trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "./trial/service";
+import { requestFacts } from "./http/request-context";
+import { withResponseHeaders } from "./http/response-headers";
+import { createRouteTemplates } from "./http/route-templates";
+import { METRICS_PATH, metricsEndpoint } from "./metrics/endpoint";
+import type { CollectSnapshots } from "./metrics/fleet";
+import { createMetricsRegistry, type MetricsSnapshot, UNMATCHED_ROUTE } from "./metrics/registry";
 
 export interface AppDeps {
   config: Config;
@@ -33,6 +39,13 @@ export interface AppDeps {
   onShutdown?: (task: () => void) => void;
   /** Run the housekeeping job on its timer (a serving process); tests call `housekeeping.run()` themselves. */
   housekeeping?: boolean;
+  /** This process's worker index (0 for the first or only one), for its metrics. */
+  worker?: number;
+  /**
+   * How a scrape gathers every process's metrics (metrics/fleet.ts), given this process's own; by default
+   * this process alone.
+   */
+  collectMetrics?: (local: () => MetricsSnapshot) => CollectSnapshots;
 }
 
 /** The composition root of the HTTP API: capabilities over the catalog and the state stores, mounted on the shell. */
@@ -84,9 +97,39 @@ export async function createFoodApi(deps: AppDeps) {
     .use(dashboardRoutes(catalog))
     .use(docsRoutes(config));
   const dispatcher = createDispatcher([...catalogApi.direct, ...metaApi.direct], elysia.handle, toApiError);
+
+  // Metrics: counted per process by `observe` (called by the server for every answer), served at
+  // /metrics only when a token is configured, for the whole fleet of workers.
+  const metrics = createMetricsRegistry(deps.worker ?? 0);
+  const collect = deps.collectMetrics?.(metrics.snapshot) ?? (() => Promise.resolve([metrics.snapshot()]));
+  const scrape = config.metricsToken
+    ? metricsEndpoint({
+        token: config.metricsToken,
+        collect,
+        stateGauges: async () => ({ accounts: await accounts.count(), activeKeys: await keys.countActive() }),
+      })
+    : undefined;
+  const routes = createRouteTemplates([...elysia.routes, ...(scrape ? [{ method: "GET", path: METRICS_PATH }] : [])]);
+  const withMetrics = scrape
+    ? (request: Request) => (request.url.includes(METRICS_PATH) && splitUrl(request.url).path === METRICS_PATH ? scrape(request) : dispatcher.handle(request))
+    : dispatcher.handle;
+  const handle = withResponseHeaders(withMetrics, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes });
+  const observe = (request: Request, path: string, status: number, ms: number): string => {
+    const route = routes.templateOf(path) ?? UNMATCHED_ROUTE;
+    // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
+    if (scrape) {
+      const facts = requestFacts(request);
+      metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
+    }
+    return route;
+  };
+
   return {
-    /** Every request goes here: the hot data routes directly, everything else through Elysia. */
-    handle: dispatcher.handle,
+    /** Every request goes here: /metrics, the hot data routes directly, everything else through Elysia; then the common headers. */
+    handle,
+    /** Counts an answered request in this process's metrics; the route template it was counted under. */
+    observe,
+    metrics,
     /** The routes `handle` answers before Elysia: documented like Elysia's (test/openapi.test.ts checks). */
     direct: dispatcher.routes,
     elysia,

@@ -1,4 +1,4 @@
-import { eq, inArray, lte, sql } from "drizzle-orm";
+import { count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { sessions, users } from "./postgres-schema";
 import type { AccountStore, SessionStore } from "./store";
@@ -16,6 +16,7 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
         if (inserted && firstSession) await tx.insert(sessions).values(firstSession);
         return inserted;
       }),
+    count: async () => (await db.select({ n: count() }).from(users))[0]!.n,
   };
 }
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { sessions, users } from "./sqlite-schema";
 import type { AccountStore, Session, User } from "./store";
@@ -14,5 +14,6 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
   return {
     findByEmail: (email) => db.select().from(users).where(eq(users.email, email)).get(),
     insert: (user, firstSession) => insert.immediate(user, firstSession),
+    count: () => db.select({ n: count() }).from(users).get()!.n,
   };
 }

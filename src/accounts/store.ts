@@ -40,6 +40,8 @@ export interface AccountStore {
    * exactly one succeeds.
    */
   insert(user: User, firstSession?: Session): MaybePromise<User | undefined>;
+  /** How many accounts there are (the metrics' gauge). */
+  count(): MaybePromise<number>;
 }
 
 /** Sessions are found by the hash of their token only. */

@@ -72,6 +72,7 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
       const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lte(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
       return (await db.delete(apiKeys).where(inArray(apiKeys.id, oldKeys)).returning({ id: apiKeys.id })).length;
     },
+    countActive: async () => (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]!.n,
   };
 }
 

@@ -71,6 +71,7 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         db.delete(keyRevocations).where(inArray(keyRevocations.seq, oldLog)).returning({ seq: keyRevocations.seq }).all().length
       );
     },
+    countActive: () => db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)).get()!.n,
   };
 }
 

@@ -35,6 +35,8 @@ export interface KeyStore {
   touch(keyId: string, now: number, staleBefore: number): MaybePromise<void>;
   /** Deletes up to `batch` keys revoked longer ago than the retention (and the backend's own bookkeeping); returns how many went. */
   sweep(now: number, batch: number): MaybePromise<number>;
+  /** How many keys are not revoked, over every account (the metrics' gauge). */
+  countActive(): MaybePromise<number>;
 }
 
 /**

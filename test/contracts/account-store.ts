@@ -5,6 +5,14 @@ import { session, user } from "./fixtures";
 type Stores = "accounts" | "sessions";
 
 export const accountStoreChecks = {
+  "count: how many accounts there are, as every handle sees it": async ({ stores, peer }) => {
+    expect(await stores.accounts.count()).toBe(0);
+    await stores.accounts.insert(user());
+    await stores.accounts.insert(user());
+    expect(await stores.accounts.count()).toBe(2);
+    expect(await (await peer()).accounts.count()).toBe(2);
+  },
+
   "an unknown e-mail finds nothing": async ({ stores }) => {
     await stores.accounts.insert(user({ email: "known@example.com" }));
     expect(await stores.accounts.findByEmail("unknown@example.com")).toBeUndefined();

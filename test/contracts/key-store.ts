@@ -22,6 +22,17 @@ async function issue(stores: Pick<StateStores, "keys">, key: ApiKey, maxActive =
 const ids = (keys: ApiKey[]) => keys.map((key) => key.id);
 
 export const keyStoreChecks = {
+  "countActive: keys not revoked, over every account": async ({ stores }) => {
+    expect(await stores.keys.countActive()).toBe(0);
+    const first = await withAccount(stores);
+    const second = await withAccount(stores);
+    const revoked = await issue(stores, apiKey(first));
+    await issue(stores, apiKey(first));
+    await issue(stores, apiKey(second));
+    await stores.keys.revoke(first, revoked.id, T0 + 1000);
+    expect(await stores.keys.countActive()).toBe(2);
+  },
+
   "an issued key is returned as given and found by its hash; an unknown hash finds nothing": async ({ stores, peer }) => {
     const userId = await withAccount(stores);
     const key = await issue(stores, apiKey(userId, { lastUsedAt: T0 - 1000 }));

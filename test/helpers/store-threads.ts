@@ -20,9 +20,9 @@ type StoreName = "accounts" | "sessions" | "keys" | "keyRevocations" | "limits" 
 
 /** Every method of every store: one added to a contract and missing here fails the type check. */
 const METHODS = {
-  accounts: { findByEmail: 1, insert: 1 },
+  accounts: { findByEmail: 1, insert: 1, count: 1 },
   sessions: { insert: 1, findByTokenHash: 1, extend: 1, delete: 1, sweepExpired: 1 },
-  keys: { insertWithinLimit: 1, findActiveByHash: 1, listActive: 1, revoke: 1, touch: 1, sweep: 1 },
+  keys: { insertWithinLimit: 1, findActiveByHash: 1, listActive: 1, revoke: 1, touch: 1, sweep: 1, countActive: 1 },
   keyRevocations: { onRevoked: 1, takeRevoked: 1 },
   limits: { grant: 1, release: 1, sweep: 1 },
   trial: { secret: 1, markChallengeUsed: 1, consumeTrialRequest: 1, sweepExpired: 1 },
