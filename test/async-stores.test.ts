@@ -31,6 +31,7 @@ function answeringLater(stores: StateStores): StateStores {
     keyRevocations: { onRevoked: later(stores.keyRevocations).onRevoked, takeRevoked: stores.keyRevocations.takeRevoked },
     limits: later(stores.limits),
     trial: later(stores.trial),
+    usage: later(stores.usage),
     ...later({ ping: stores.ping, probeWrite: stores.probeWrite, close: stores.close }),
   };
 }
