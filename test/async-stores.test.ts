@@ -117,6 +117,6 @@ describe("the request path over stores that answer with promises", () => {
 
   test("housekeeping runs over them", async () => {
     const report = await t.app.housekeeping.run();
-    expect(Object.keys(report.removed).sort()).toEqual(["keys", "rateCounters", "sessions", "trial"]);
+    expect(Object.keys(report.removed).sort()).toEqual(["keys", "rateCounters", "sessions", "trial", "usage"]);
   });
 });

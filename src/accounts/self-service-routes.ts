@@ -60,7 +60,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
           errors: [...CHANGE_ERRORS, "VALIDATION_ERROR", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "INVALID_PASSWORD", "TOO_MANY_REQUESTS"],
           requestExample: { currentPassword: "a long password", newPassword: "an even longer password", revokeOtherSessions: true },
           examples: { "200": { token: "<session token>", user: exampleUser } },
-          setsCookie: true,
+          setsCookie: "whenChanged",
         }),
       },
     );
@@ -144,7 +144,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
           errors: [...CHANGE_ERRORS, "VALIDATION_ERROR", "SESSION_NOT_FOUND"],
           requestExample: { id: exampleSession.id },
           examples: { "200": { status: true } },
-          setsCookie: true,
+          setsCookie: "whenChanged",
         }),
       },
     )

@@ -29,8 +29,11 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
       db.delete(keyUsage).where(inArray(keyUsage.keyId, ids)).run();
       db.delete(apiKeys).where(inArray(apiKeys.id, ids)).run();
       // The other processes must drop these keys from their caches now, but the revocation log would keep
-      // their hashes for an hour: it gets a mark that names no key and makes every process drop all it
-      // has cached (keys/sqlite-store.ts), which an account deletion, being rare, can afford.
+      // their hashes for an hour: their entries go (earlier revokes') and the log gets a mark that names no
+      // key and makes every process drop all it has cached (keys/sqlite-store.ts), which an account
+      // deletion, being rare, can afford. A process that had not read the removed entries yet meets the
+      // mark after them, so it misses nothing.
+      db.delete(keyRevocations).where(inArray(keyRevocations.keyHash, keys.map((key) => key.keyHash))).run();
       db.insert(keyRevocations).values({ keyHash: ALL_KEYS, revokedAt: now }).run();
     }
     db.delete(sessions).where(eq(sessions.userId, userId)).run();
