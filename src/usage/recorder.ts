@@ -39,6 +39,7 @@ export function createUsageRecorder(deps: { store: UsageStore; clock: Clock; log
   const intervalMs = deps.intervalMs ?? USAGE_FLUSH_INTERVAL_MS;
   // Counts by hour, then by key: in steady state a request finds both maps and allocates nothing.
   let byHour = new Map<number, Map<string, Counts>>();
+  // The hour being counted and its map, so that a request within it finds its map without arithmetic.
   let currentHour = Number.NaN;
   let current: Map<string, Counts> | undefined;
   let entries = 0;
@@ -76,15 +77,18 @@ export function createUsageRecorder(deps: { store: UsageStore; clock: Clock; log
     }
   };
 
+  const mapOf = (hour: number): Map<string, Counts> => {
+    currentHour = hour;
+    current = byHour.get(hour);
+    if (current === undefined) byHour.set(hour, (current = new Map()));
+    return current;
+  };
+
   const countsOf = (keyId: string, hour: number): Counts => {
-    if (hour !== currentHour || current === undefined) {
-      currentHour = hour;
-      current = byHour.get(hour);
-      if (current === undefined) byHour.set(hour, (current = new Map()));
-    }
-    let c = current.get(keyId);
+    const keys = hour === currentHour && current !== undefined ? current : mapOf(hour);
+    let c = keys.get(keyId);
     if (c === undefined) {
-      current.set(keyId, (c = { allowed: 0, refused: 0 }));
+      keys.set(keyId, (c = { allowed: 0, refused: 0 }));
       entries++;
       schedule();
     }
@@ -113,7 +117,10 @@ export function createUsageRecorder(deps: { store: UsageStore; clock: Clock; log
 
   return {
     count(keyId, allowed) {
-      const c = countsOf(keyId, hourOf(deps.clock()));
+      const now = deps.clock();
+      // Within the hour being counted (the common case) no hour is computed.
+      const inHour = now >= currentHour && now - currentHour < HOUR_MS;
+      const c = countsOf(keyId, inHour ? currentHour : hourOf(now));
       if (allowed) c.allowed++;
       else c.refused++;
       if (entries >= FLUSH_EARLY_AT) void flush();
