@@ -18,7 +18,10 @@ import { createActiveKeys } from "./keys/active-keys";
 import { keyCredential } from "./keys/credential";
 import { createLimiter } from "./limits/limiter";
 import { metaRoutes } from "./meta/routes";
+import type { MaybePromise } from "./maybe-promise";
 import { trialRoutes } from "./trial/routes";
+import { createUsageRecorder } from "./usage/recorder";
+import { usageSweeper } from "./usage/service";
 import { trialCredential } from "./trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "./trial/service";
 import { requestFacts } from "./http/request-context";
@@ -35,8 +38,11 @@ export interface AppDeps {
   state: StateStores;
   clock: Clock;
   logError: (error: unknown) => void;
-  /** Registers work to do when the server stops (giving back unused rate-limit leases). */
-  onShutdown?: (task: () => void) => void;
+  /**
+   * Registers work to do when the server stops, once it has drained and before the state closes (giving
+   * back unused rate-limit leases, writing the last usage counts); each task is awaited.
+   */
+  onShutdown?: (task: () => MaybePromise<void>) => void;
   /** Run the housekeeping job on its timer (a serving process); tests call `housekeeping.run()` themselves. */
   housekeeping?: boolean;
   /** This process's worker index (0 for the first or only one), for its metrics. */
@@ -54,9 +60,20 @@ export async function createFoodApi(deps: AppDeps) {
   const { accounts, sessions, keys, limits, trial: trialStore } = deps.state;
   const activeKeys = createActiveKeys({ store: keys, revocations: deps.state.keyRevocations, clock });
   const limiter = createLimiter(limits, clock);
-  deps.onShutdown?.(() => limiter.releaseLeases({ all: true }));
+  deps.onShutdown?.(() => void limiter.releaseLeases({ all: true }));
+  const usage = createUsageRecorder({ store: deps.state.usage, clock, logError: deps.logError });
+  deps.onShutdown?.(() => {
+    usage.stop();
+    return usage.flush();
+  });
   const housekeeping = createHousekeeping({
-    sweepers: { sessions: sessions.sweepExpired, trial: trialStore.sweepExpired, rateCounters: limits.sweep, keys: keys.sweep },
+    sweepers: {
+      sessions: sessions.sweepExpired,
+      trial: trialStore.sweepExpired,
+      rateCounters: limits.sweep,
+      keys: keys.sweep,
+      usage: usageSweeper(deps.state.usage),
+    },
     releaseLeases: () => limiter.releaseLeases(),
     clock,
     logError: deps.logError,
@@ -77,7 +94,7 @@ export async function createFoodApi(deps: AppDeps) {
   const secureCookies = config.baseUrl.protocol === "https:";
 
   // The data routes' two credentials: each verifies its own kind and counts its own quota.
-  const keyCredentials = keyCredential({ keys: activeKeys, clock, limiter, freeLimit: config.freeLimit });
+  const keyCredentials = keyCredential({ keys: activeKeys, clock, limiter, freeLimit: config.freeLimit, usage });
   const trialCredentials = trialCredential(trial);
   const verifiers: CredentialVerifiers = { apiKey: keyCredentials.verify, bearer: trialCredentials.verify };
   const admit: Admission = (principal) => (principal.kind === "key" ? keyCredentials.admit(principal) : trialCredentials.admit(principal));
@@ -90,8 +107,8 @@ export async function createFoodApi(deps: AppDeps) {
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
   const elysia = createAppShell({ toApiError })
     .use(metaApi.documented)
-    .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
-    .use(keyRoutes({ keys, activeKeys, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
+    .use(authRoutes({ accounts, sessions, activeKeys, clock, secureCookies, limiter, config, allowedOrigins }))
+    .use(keyRoutes({ keys, activeKeys, usage: deps.state.usage, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
     .use(catalogApi.documented)
     .use(dashboardRoutes(catalog))
@@ -134,6 +151,8 @@ export async function createFoodApi(deps: AppDeps) {
     direct: dispatcher.routes,
     elysia,
     housekeeping,
+    /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
+    usage,
   };
 }
 

@@ -15,14 +15,7 @@ import type { AccountStore, Session, User } from "./store";
 export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, firstSession?: (userId: string) => Session): Promise<User> {
   const email = parseEmail(body.email);
   if (email === undefined) throw apiError("INVALID_EMAIL");
-  // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
-  const passwordLength = codePointLength(body.password);
-  if (passwordLength < PASSWORD_MIN_LENGTH) {
-    throw apiError("PASSWORD_TOO_SHORT");
-  }
-  if (passwordLength > PASSWORD_MAX_LENGTH) {
-    throw apiError("PASSWORD_TOO_LONG");
-  }
+  checkNewPassword(body.password);
   const checked = parseName(body.name, USER_NAME_MAX_LENGTH);
   if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
   const name = checked.name;
@@ -34,6 +27,14 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
   const user = newUser({ email, name, passwordHash, now: clock() });
   if (!(await accounts.insert(user, firstSession?.(user.id)))) throw taken();
   return user;
+}
+
+/** A password a user chooses (sign-up, change-password) meets the length rules, or this throws their error. */
+export function checkNewPassword(password: string): void {
+  // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
+  const passwordLength = codePointLength(password);
+  if (passwordLength < PASSWORD_MIN_LENGTH) throw apiError("PASSWORD_TOO_SHORT");
+  if (passwordLength > PASSWORD_MAX_LENGTH) throw apiError("PASSWORD_TOO_LONG");
 }
 
 function newUser({ email, name, passwordHash, now }: { email: string; name: string; passwordHash: string | null; now: number }): User {

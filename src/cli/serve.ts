@@ -8,6 +8,7 @@ import { openState, stateUnusable } from "../db/open-state";
 import { createAccessLog } from "../http/access-log";
 import { loggableError } from "../http/error-mapping";
 import { startHttpServer } from "../http/server";
+import type { MaybePromise } from "../maybe-promise";
 import { announce } from "./announce";
 import { primaryCollector, workerCollector } from "../metrics/fleet";
 import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./workers";
@@ -35,7 +36,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   });
   const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir));
   const state = await openState(config, (line) => console.error(line));
-  const shutdownTasks: (() => void)[] = [];
+  const shutdownTasks: (() => MaybePromise<void>)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;
   const logsRequests = config.logLevel === "info" || config.logLevel === "debug";
@@ -107,7 +108,14 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
   const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);
-  for (const task of shutdownTasks) task();
+  for (const task of shutdownTasks) {
+    try {
+      await task();
+    } catch (error) {
+      // A store that is down at shutdown loses what was left to write (usage counts): not a reason to hang.
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: loggableError(error) }));
+    }
+  }
   accessLog.flush();
   await state.close();
   catalog.close();

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
-import { type MaybePromise, then } from "../maybe-promise";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import type { ApiKey, KeyRevocations, KeyStore } from "./store";
 
 /** Active keys remembered per process (by hash), bounded in bytes. */
@@ -26,6 +26,8 @@ export interface ActiveKeys {
   touch(keyId: string, now: number, coarseMs: number): MaybePromise<void>;
   /** The store's revoke, then every process drops the key; false when there was no such key of the account. */
   revoke(userId: string, keyId: string, now: number): MaybePromise<boolean>;
+  /** Keys deleted from the store (with their account): every process drops them, as for a revocation. */
+  dropDeleted(keyHashes: readonly string[]): MaybePromise<void>;
 }
 
 export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevocations; clock: Clock }): ActiveKeys {
@@ -69,6 +71,12 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
         cache.delete(revoked.keyHash);
         return then(revocations.onRevoked(revoked.keyHash), () => true);
       });
+    },
+
+    dropDeleted(keyHashes) {
+      for (const keyHash of keyHashes) cache.delete(keyHash);
+      const told = keyHashes.map((keyHash) => revocations.onRevoked(keyHash)).filter(isPromise);
+      if (told.length > 0) return Promise.all(told).then(() => {});
     },
   };
 }

@@ -64,6 +64,17 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
       return revoked;
     },
 
+    async rename(userId, keyId, name) {
+      // As for revoke: an id with a NUL is no key's (PostgreSQL's text cannot hold one).
+      if (keyId.includes("\u0000")) return undefined;
+      const [renamed] = await db
+        .update(apiKeys)
+        .set({ name })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning();
+      return renamed;
+    },
+
     async touch(keyId, now, staleBefore) {
       await touchIfStale.execute({ id: keyId, now, staleBefore });
     },

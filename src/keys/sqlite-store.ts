@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from "dri
 import type { StateDb } from "../db/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys, keyRevocations } from "./sqlite-schema";
-import { type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+import { ALL_KEYS, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
@@ -60,6 +60,13 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
         .all(),
     revoke: (userId, keyId, now) => revoke.immediate(userId, keyId, now),
+    rename: (userId, keyId, name) =>
+      db
+        .update(apiKeys)
+        .set({ name })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning()
+        .get(),
     touch(keyId, now, staleBefore) {
       touchIfStale.run({ id: keyId, now, staleBefore });
     },
@@ -103,7 +110,8 @@ export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): Ke
         return "all";
       }
       appliedSeq = entries.at(-1)!.seq;
-      return entries.map((entry) => entry.keyHash);
+      const hashes = entries.map((entry) => entry.keyHash);
+      return hashes.includes(ALL_KEYS) ? "all" : hashes;
     },
   };
 }
