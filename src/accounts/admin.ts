@@ -6,6 +6,9 @@ import type { AccountStore, SessionStore, User } from "./store";
  * What the operator does to an account (`foodapi users ...`, decisions §10), as plain functions over the
  * stores: each takes effect on every serving process's next request.
  */
+/** No session has the empty id: "every session but this one" is every session. */
+const NO_SESSION = "";
+
 export interface AccountAdminDeps {
   accounts: AccountStore;
   sessions: SessionStore;
@@ -20,7 +23,7 @@ export interface AccountAdminDeps {
  */
 export async function disableAccount(deps: AccountAdminDeps, user: User, now: number): Promise<{ user: User; sessionsEnded: number; keysRefused: number }> {
   const disabled = (await deps.accounts.setDisabled(user.id, true, now)) ?? user;
-  const sessionsEnded = await deps.sessions.deleteForUser(user.id);
+  const sessionsEnded = await deps.sessions.deleteOthersOfUser(user.id, NO_SESSION);
   const keysRefused = await deps.keys.forgetAccount(user.id, now);
   return { user: disabled, sessionsEnded, keysRefused };
 }
@@ -37,6 +40,6 @@ export async function setAccountPassword(
   password: string,
   now: number,
 ): Promise<{ user: User; sessionsEnded: number }> {
-  const changed = (await deps.accounts.setPasswordHash(user.id, await hashPassword(password), now)) ?? user;
-  return { user: changed, sessionsEnded: await deps.sessions.deleteForUser(user.id) };
+  const changed = (await deps.accounts.changePassword(user.id, await hashPassword(password), now)) ?? user;
+  return { user: changed, sessionsEnded: await deps.sessions.deleteOthersOfUser(user.id, NO_SESSION) };
 }

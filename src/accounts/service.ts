@@ -15,8 +15,7 @@ import type { AccountStore, Session, User } from "./store";
 export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, firstSession?: (userId: string) => Session): Promise<User> {
   const email = parseEmail(body.email);
   if (email === undefined) throw apiError("INVALID_EMAIL");
-  const passwordRefused = passwordProblem(body.password);
-  if (passwordRefused) throw apiError(passwordRefused);
+  checkNewPassword(body.password);
   const checked = parseName(body.name, USER_NAME_MAX_LENGTH);
   if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
   const name = checked.name;
@@ -30,13 +29,12 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
   return user;
 }
 
-/** Why a new password is refused, if it is: the sign-up rules, for every way a password is set. */
-export function passwordProblem(password: string): "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | undefined {
-  // Counted as given (never trimmed or normalised: passwords are secrets, not display text).
-  const length = codePointLength(password);
-  if (length < PASSWORD_MIN_LENGTH) return "PASSWORD_TOO_SHORT";
-  if (length > PASSWORD_MAX_LENGTH) return "PASSWORD_TOO_LONG";
-  return undefined;
+/** A password a user chooses (sign-up, change-password) meets the length rules, or this throws their error. */
+export function checkNewPassword(password: string): void {
+  // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
+  const passwordLength = codePointLength(password);
+  if (passwordLength < PASSWORD_MIN_LENGTH) throw apiError("PASSWORD_TOO_SHORT");
+  if (passwordLength > PASSWORD_MAX_LENGTH) throw apiError("PASSWORD_TOO_LONG");
 }
 
 function newUser({ email, name, passwordHash, now }: { email: string; name: string; passwordHash: string | null; now: number }): User {

@@ -1,11 +1,11 @@
-import { passwordProblem } from "../accounts/service";
+import { checkNewPassword } from "../accounts/service";
 import { disableAccount, enableAccount, setAccountPassword } from "../accounts/admin";
 import type { User } from "../accounts/store";
 import { systemClock } from "../clock";
 import { UsageError } from "../config/args";
 import type { Config } from "../config/config";
 import type { StateStores } from "../db/state-stores";
-import { ERROR_CATALOG } from "../http/error-catalog";
+import { ApiError } from "../http/errors";
 import type { AdminUser } from "./admin-model";
 import { accountOf, emailArgument, iso, print, shortTime, table, withAdminState } from "./admin-state";
 import { readPassword } from "./read-password";
@@ -69,8 +69,13 @@ export async function usersCommand(positionals: readonly string[], flags: Readon
 
 async function newPassword(email: string): Promise<string> {
   const password = await readPassword(`new password for ${email}: `);
-  const problem = passwordProblem(password);
-  if (problem) throw new UsageError(`password refused: ${ERROR_CATALOG[problem].message()}`);
+  try {
+    checkNewPassword(password);
+  } catch (error) {
+    // The sign-up rules' own words (PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG).
+    if (error instanceof ApiError) throw new UsageError(`password refused: ${error.message}`);
+    throw error;
+  }
   return password;
 }
 

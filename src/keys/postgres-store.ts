@@ -66,6 +66,17 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
       return revoked;
     },
 
+    async rename(userId, keyId, name) {
+      // As for revoke: an id with a NUL is no key's (PostgreSQL's text cannot hold one).
+      if (keyId.includes("\u0000")) return undefined;
+      const [renamed] = await db
+        .update(apiKeys)
+        .set({ name })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning();
+      return renamed;
+    },
+
     findById: async (keyId) => (keyId.includes("\u0000") ? undefined : (await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)))[0]),
 
     listAllActive: async () => await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt)).orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.seq DESC`),
@@ -82,6 +93,7 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
       const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lte(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
       return (await db.delete(apiKeys).where(inArray(apiKeys.id, oldKeys)).returning({ id: apiKeys.id })).length;
     },
+    countActive: async () => (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]!.n,
   };
 }
 

@@ -3,7 +3,7 @@ import { users } from "../accounts/sqlite-schema";
 import type { StateDb } from "../db/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys, keyRevocations } from "./sqlite-schema";
-import { type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+import { ALL_KEYS, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
@@ -74,6 +74,13 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
         .all(),
     revoke: (userId, keyId, now) => revoke.immediate(userId, keyId, now),
+    rename: (userId, keyId, name) =>
+      db
+        .update(apiKeys)
+        .set({ name })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning()
+        .get(),
     findById: (keyId) => db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get(),
     listAllActive: () => db.select().from(apiKeys).where(isNull(apiKeys.revokedAt)).orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`).all(),
     forgetAccountKeys: (userId, now) => forgetAccountKeys.immediate(userId, now),
@@ -88,6 +95,7 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         db.delete(keyRevocations).where(inArray(keyRevocations.seq, oldLog)).returning({ seq: keyRevocations.seq }).all().length
       );
     },
+    countActive: () => db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)).get()!.n,
   };
 }
 
@@ -119,7 +127,8 @@ export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): Ke
         return "all";
       }
       appliedSeq = entries.at(-1)!.seq;
-      return entries.map((entry) => entry.keyHash);
+      const hashes = entries.map((entry) => entry.keyHash);
+      return hashes.includes(ALL_KEYS) ? "all" : hashes;
     },
   };
 }

@@ -33,6 +33,8 @@ export function session(userId: string, overrides: Partial<Session> = {}): Sessi
     userId,
     expiresAt: T0 + 7 * 24 * 3600 * 1000,
     persistent: true,
+    ipAddress: "192.0.2.7",
+    userAgent: "contract-test/1.0",
     createdAt: T0,
     updatedAt: T0,
     ...overrides,
