@@ -35,6 +35,12 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
   NOT_FOUND: () => t.request("/no/such/route"),
   SESSION_REQUIRED: () => t.request("/v1/keys"),
   INVALID_EMAIL_OR_PASSWORD: () => t.request("/api/auth/sign-in/email", jsonPost({ email: "nobody@example.com", password: "whatever1" }, fromIp("10.0.0.5"))),
+  async BANNED_USER() {
+    await signUp({ email: "banned@example.com", password: "banned password", name: "B" }, fromIp("10.0.0.14"));
+    const user = (await t.stores.accounts.findByEmail("banned@example.com"))!;
+    await t.stores.accounts.setDisabled(user.id, true, Date.now());
+    return t.request("/api/auth/sign-in/email", jsonPost({ email: "banned@example.com", password: "banned password" }, fromIp("10.0.0.14")));
+  },
   INVALID_ORIGIN: () => signUp({ email: "o@example.com", password: "long enough", name: "A" }, { origin: "https://evil.example" }),
   CHALLENGE_FAILED: () => t.request("/v1/trial-token", jsonPost({ challengeToken: "bm9wZQ" }, fromIp("10.0.0.6"))),
   FOOD_NOT_FOUND: async () => t.request("/v1/foods/99999", { headers: { "x-api-key": (await t.issueKey(`f${Math.random()}@example.com`)).key } }),

@@ -16,6 +16,8 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash"),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
   updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  /** Set by `foodapi users disable`, cleared by `users enable`. */
+  disabledAt: bigint("disabled_at", { mode: "number" }),
 });
 
 true satisfies SameShape<typeof users.$inferSelect, User>;

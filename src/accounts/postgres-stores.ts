@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { apiKeys } from "../keys/postgres-schema";
 import { sessions, users } from "./postgres-schema";
@@ -49,6 +49,16 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
         await tx.delete(users).where(eq(users.id, userId));
         return { keys };
       }),
+    // The hidden order of equal creation times is the primary key's: stable, if not insertion order.
+    list: async () => await db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)),
+    setDisabled: async (userId, disabled, now) =>
+      (
+        await db
+          .update(users)
+          .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, ${now}::bigint)` : null, updatedAt: now })
+          .where(eq(users.id, userId))
+          .returning()
+      )[0],
   };
 }
 

@@ -85,10 +85,11 @@ export function authRoutes(deps: AuthRouteDeps) {
         response: { 200: SignInResponse },
         detail: operation({
           summary: "Sign in with e-mail and password",
-          description: "An unknown e-mail and a wrong password get the same 401. `rememberMe: false` makes the cookie end with the browser session.",
+          description:
+            "An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (`foodapi users disable`) gets 403 `BANNED_USER`. `rememberMe: false` makes the cookie end with the browser session.",
           tags: ["Accounts"],
           credential: "none",
-          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD"],
+          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER"],
           requestExample: { email: "you@example.com", password: "a long password" },
           examples: { "200": { redirect: false, token: "<session token>", user } },
           setsCookie: true,

@@ -38,7 +38,7 @@ export function checkNewPassword(password: string): void {
 }
 
 function newUser({ email, name, passwordHash, now }: { email: string; name: string; passwordHash: string | null; now: number }): User {
-  return { id: newId("usr"), email, name, emailVerified: false, image: null, passwordHash, createdAt: now, updatedAt: now };
+  return { id: newId("usr"), email, name, emailVerified: false, image: null, passwordHash, createdAt: now, updatedAt: now, disabledAt: null };
 }
 
 /**
@@ -54,13 +54,15 @@ export async function findOrCreatePasswordlessAccount(accounts: AccountStore, em
   );
 }
 
-/** Unknown e-mail and wrong password are one answer, after the same argon2 work. */
+/** Unknown e-mail and wrong password are one answer, after the same argon2 work; a disabled account is 403. */
 export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
   const email = parseEmail(body.email);
   const user = email === undefined ? undefined : await accounts.findByEmail(email);
   const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
   const valid = await verifyPassword(passwordHash, body.password);
   if (!user?.passwordHash || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");
+  // Only to the holder of the password, as Better Auth's admin plugin has it: nobody else learns of the ban.
+  if (user.disabledAt !== null) throw apiError("BANNED_USER");
   return user;
 }
 

@@ -52,7 +52,8 @@ export async function validateSession(store: SessionStore, clock: Clock, token: 
   const found = await store.findByTokenHash(tokenHash);
   if (!found || !constantTimeEqual(found.session.tokenHash, tokenHash)) return null;
   const now = clock();
-  if (now >= found.session.expiresAt) {
+  // A disabled account's sessions are deleted with the disabling; one a sign-in racing it created is refused here.
+  if (now >= found.session.expiresAt || found.user.disabledAt !== null) {
     await store.delete(found.session.id);
     return null;
   }

@@ -1,4 +1,4 @@
-import { count, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { apiKeys, keyRevocations } from "../keys/sqlite-schema";
 import { ALL_KEYS } from "../keys/store";
@@ -47,5 +47,13 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
     rename: (userId, name, now) => db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId)).returning().get(),
     changePassword: (userId, passwordHash, now, replacement) => changePassword.immediate(userId, passwordHash, now, replacement),
     delete: (userId, now) => deleteAccount.immediate(userId, now),
+    list: () => db.select().from(users).orderBy(asc(users.createdAt), sql`${users}.rowid`).all(),
+    setDisabled: (userId, disabled, now) =>
+      db
+        .update(users)
+        .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, ${now})` : null, updatedAt: now })
+        .where(eq(users.id, userId))
+        .returning()
+        .get(),
   };
 }

@@ -13,6 +13,8 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
+  /** Set by `foodapi users disable`, cleared by `users enable`. */
+  disabledAt: integer("disabled_at"),
 });
 
 true satisfies SameShape<typeof users.$inferSelect, User>;

@@ -18,6 +18,11 @@ export interface User {
   passwordHash: string | null;
   createdAt: number;
   updatedAt: number;
+  /**
+   * When `foodapi users disable` disabled the account; null while it is enabled. A disabled account cannot
+   * sign in, has no sessions, and its keys are refused (KeyStore.findActiveByHash does not find them).
+   */
+  disabledAt: number | null;
 }
 
 /** A server-side session: the cookie carries a random token, only its SHA-256 is kept. */
@@ -68,6 +73,13 @@ export interface AccountStore {
    * at once. (Rate-limit counters live in the LimitStore, possibly elsewhere: the caller forgets those.)
    */
   delete(userId: string, now: number): MaybePromise<DeletedAccount | undefined>;
+  /** Every account, oldest first (the admin CLI's `users list`). */
+  list(): MaybePromise<User[]>;
+  /**
+   * Disables the account (`disabledAt` = now) or enables it (null); `updatedAt` becomes now. Returns the
+   * account as it now is; undefined for an unknown id. Disabling a disabled account keeps its first time.
+   */
+  setDisabled(userId: string, disabled: boolean, now: number): MaybePromise<User | undefined>;
 }
 
 /** Sessions are found by the hash of their token only. */

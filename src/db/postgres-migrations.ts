@@ -70,4 +70,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (key_id, hour)
    );
    CREATE INDEX key_usage_hour_idx ON key_usage (hour);`,
+  // `foodapi users disable` (as in SQLite's state-migrations.ts).
+  `ALTER TABLE users ADD COLUMN disabled_at bigint;`,
 ];

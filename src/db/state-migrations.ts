@@ -82,4 +82,7 @@ export const STATE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (key_id, hour)
    ) WITHOUT ROWID;
    CREATE INDEX key_usage_hour_idx ON key_usage (hour);`,
+  // `foodapi users disable`: the account and its keys stay, but its keys are refused and it cannot sign in
+  // until `users enable` clears this.
+  `ALTER TABLE users ADD COLUMN disabled_at INTEGER;`,
 ];

@@ -44,6 +44,7 @@ export const ERROR_CATALOG = {
     403,
     "This request came from a site that is not allowed to make it: its origin is neither the service's own (--base-url) nor a trusted one (--trusted-origins).",
   ),
+  BANNED_USER: fixed(403, "You have been banned from this application. Contact its operator."),
   CHALLENGE_FAILED: fixed(403, "The bot challenge was not solved, has expired, or was already used."),
   NOT_FOUND: fixed(404, "No such route."),
   FOOD_NOT_FOUND: entry({ status: 404, message: (foodNumber: string) => `No food has the number '${foodNumber.slice(0, 20)}'.`, example: ["99999"] }),

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { users } from "../accounts/sqlite-schema";
 import type { StateDb } from "../db/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys, keyRevocations } from "./sqlite-schema";
@@ -11,10 +12,12 @@ const NO_NEWS: readonly string[] = [];
 export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
   // The two queries of an API request are prepared once (building a drizzle query costs more than
   // running it).
+  // A disabled account's keys are not found: the join is on the primary key, one more page at most.
   const activeByHash = db
-    .select()
+    .select(getTableColumns(apiKeys))
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt), isNull(users.disabledAt)))
     .prepare();
   const touchIfStale = db
     .update(apiKeys)
@@ -47,6 +50,17 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
     if (revoked) db.insert(keyRevocations).values({ keyHash: revoked.keyHash, revokedAt: now }).run();
     return revoked;
   });
+  // Logged like revocations, so that each process drops exactly these keys from its cache.
+  const forgetAccountKeys = sqlite.transaction((userId: string, now: number) => {
+    const hashes = db
+      .select({ keyHash: apiKeys.keyHash })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .all()
+      .map((key) => key.keyHash);
+    if (hashes.length > 0) db.insert(keyRevocations).values(hashes.map((keyHash) => ({ keyHash, revokedAt: now }))).run();
+    return hashes;
+  });
 
   return {
     insertWithinLimit: (key, maxActive) => insertWithinLimit.immediate(key, maxActive),
@@ -67,6 +81,9 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
         .returning()
         .get(),
+    findById: (keyId) => db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get(),
+    listAllActive: () => db.select().from(apiKeys).where(isNull(apiKeys.revokedAt)).orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`).all(),
+    forgetAccountKeys: (userId, now) => forgetAccountKeys.immediate(userId, now),
     touch(keyId, now, staleBefore) {
       touchIfStale.run({ id: keyId, now, staleBefore });
     },

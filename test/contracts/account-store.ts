@@ -67,6 +67,28 @@ export const accountStoreChecks = {
     }
   },
 
+  "list: every account, oldest first, as stored": async ({ stores }) => {
+    expect(await stores.accounts.list()).toEqual([]);
+    const later = user({ createdAt: T0 + 1000, updatedAt: T0 + 1000 });
+    const earlier = user({ createdAt: T0, passwordHash: null });
+    await stores.accounts.insert(later);
+    await stores.accounts.insert(earlier);
+    expect(await stores.accounts.list()).toEqual([earlier, later]);
+  },
+
+  "setDisabled: disabledAt and updatedAt become now, a second disable keeps the first time, enable clears it; others untouched": async ({ stores, peer }) => {
+    const account = user();
+    const other = user();
+    await stores.accounts.insert(account);
+    await stores.accounts.insert(other);
+    expect(await stores.accounts.setDisabled(account.id, true, T0 + 1000)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 1000 });
+    expect(await stores.accounts.setDisabled(account.id, true, T0 + 2000)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 2000 });
+    expect(await (await peer()).accounts.findByEmail(account.email)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 2000 });
+    expect(await stores.accounts.findByEmail(other.email)).toEqual(other);
+    expect(await stores.accounts.setDisabled(account.id, false, T0 + 3000)).toEqual({ ...account, disabledAt: null, updatedAt: T0 + 3000 });
+    expect(await stores.accounts.setDisabled("no-such-user", true, T0)).toBeUndefined();
+  },
+
   "rename sets the name and updatedAt only, for every handle; an unknown account: undefined": async ({ stores, peer }) => {
     const account = user();
     await stores.accounts.insert(account);

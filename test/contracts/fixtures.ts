@@ -21,6 +21,7 @@ export function user(overrides: Partial<User> = {}): User {
     passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
     createdAt: T0,
     updatedAt: T0,
+    disabledAt: null,
     ...overrides,
   };
 }

@@ -125,6 +125,52 @@ export const keyStoreChecks = {
     expect(await stores.keys.listActive(userId)).toEqual([]);
   },
 
+  "a disabled account's keys are not found by hash, by any handle, until it is enabled again": async ({ stores, peer }) => {
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const key = await issue(stores, apiKey(userId));
+    const others = await issue(stores, apiKey(otherId));
+    await stores.accounts.setDisabled(userId, true, T0);
+    expect(await stores.keys.findActiveByHash(key.keyHash)).toBeUndefined();
+    expect(await (await peer()).keys.findActiveByHash(key.keyHash)).toBeUndefined();
+    expect(await stores.keys.findActiveByHash(others.keyHash)).toEqual(others);
+    // Still active: listed, and found again once the account is enabled.
+    expect(await stores.keys.listActive(userId)).toEqual([key]);
+    await stores.accounts.setDisabled(userId, false, T0 + 1);
+    expect(await stores.keys.findActiveByHash(key.keyHash)).toEqual(key);
+  },
+
+  "findById: the key revoked or not; an unknown id is undefined": async ({ stores }) => {
+    const userId = await withAccount(stores);
+    const key = await issue(stores, apiKey(userId));
+    const revoked = await issue(stores, apiKey(userId));
+    await stores.keys.revoke(userId, revoked.id, T0 + 1000);
+    expect(await stores.keys.findById(key.id)).toEqual(key);
+    expect(await stores.keys.findById(revoked.id)).toEqual({ ...revoked, revokedAt: T0 + 1000 });
+    for (const id of ["no-such-key", "\u0000"]) expect(await stores.keys.findById(id)).toBeUndefined();
+  },
+
+  "listAllActive: every account's active keys, newest first": async ({ stores }) => {
+    expect(await stores.keys.listAllActive()).toEqual([]);
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const oldest = await issue(stores, apiKey(userId, { createdAt: T0 }));
+    const others = await issue(stores, apiKey(otherId, { createdAt: T0 + 1000 }));
+    const revoked = await issue(stores, apiKey(userId, { createdAt: T0 + 2000 }));
+    const newest = await issue(stores, apiKey(userId, { createdAt: T0 + 2000 }));
+    await stores.keys.revoke(userId, revoked.id, T0 + 3000);
+    expect(await stores.keys.listAllActive()).toEqual([newest, others, oldest]);
+  },
+
+  "forgetAccountKeys: the hashes of the account's active keys, which stay active": async ({ stores }) => {
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const keys = [await issue(stores, apiKey(userId)), await issue(stores, apiKey(userId))];
+    const revoked = await issue(stores, apiKey(userId));
+    await stores.keys.revoke(userId, revoked.id, T0);
+    await issue(stores, apiKey(otherId));
+    expect([...(await stores.keys.forgetAccountKeys(userId, T0 + 1))].sort()).toEqual(keys.map((k) => k.keyHash).sort());
+    expect(await stores.keys.forgetAccountKeys("no-such-user", T0 + 1)).toEqual([]);
+    expect((await stores.keys.listActive(userId)).map((k) => k.id).sort()).toEqual(ids(keys).sort());
+  },
+
   "rename renames the account's own active key and returns it; another's, a revoked or an unknown key: undefined": async ({ stores, peer }) => {
     const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
     const key = await issue(stores, apiKey(userId));
@@ -209,6 +255,17 @@ export const keyRevocationsChecks = {
     // "Every process, this one included."
     expectReports(stores.keyRevocations.takeRevoked(), [revoked.keyHash]);
     expect(stores.keyRevocations.takeRevoked()).toEqual([]);
+  },
+
+  "an account's forgotten keys reach another handle (their hashes, or all) once announced": async ({ stores, peer }) => {
+    const other = await peer();
+    const userId = await withAccount(stores);
+    const keys = [await issue(stores, apiKey(userId)), await issue(stores, apiKey(userId))];
+    await stores.accounts.setDisabled(userId, true, T0);
+    const hashes = await stores.keys.forgetAccountKeys(userId, T0);
+    for (const keyHash of hashes) await stores.keyRevocations.onRevoked(keyHash);
+    expectReports(other.keyRevocations.takeRevoked(), keys.map((k) => k.keyHash));
+    expect(other.keyRevocations.takeRevoked()).toEqual([]);
   },
 
   "several revocations reach another handle together; a later one is reported alone": async ({ stores, peer }) => {

@@ -64,6 +64,18 @@ export const sessionStoreChecks = {
     expect((await stores.sessions.findByTokenHash(kept.tokenHash))?.session).toEqual(kept);
   },
 
+  "deleteOthersOfUser with an id no session has removes every session of that account only (the admin CLI's sign-out everywhere)": async ({ stores, peer }) => {
+    const account = await withAccount(stores);
+    const other = await withAccount(stores);
+    const gone = [session(account.id), session(account.id, { persistent: false })];
+    const kept = session(other.id);
+    for (const s of [...gone, kept]) await stores.sessions.insert(s);
+    expect(await stores.sessions.deleteOthersOfUser(account.id, "")).toBe(2);
+    expect(await stores.sessions.deleteOthersOfUser(account.id, "")).toBe(0);
+    for (const s of gone) expect(await (await peer()).sessions.findByTokenHash(s.tokenHash)).toBeUndefined();
+    expect((await stores.sessions.findByTokenHash(kept.tokenHash))?.session).toEqual(kept);
+  },
+
   "sweepExpired removes sessions expired at now (expiresAt <= now), at most batch a call, and counts them": async ({ stores }) => {
     const account = await withAccount(stores);
     const expired: Session[] = [
