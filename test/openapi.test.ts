@@ -112,7 +112,7 @@ describe("the OpenAPI document", () => {
     const { paths, components } = await openApiDocument();
     expect(components.schemas.Error).toMatchObject({ required: ["code", "message"] });
     expect(Object.keys(components.headers).sort()).toEqual([
-      "Cache-Control", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Vary", "WWW-Authenticate",
+      "Cache-Control", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "Vary", "WWW-Authenticate",
     ]);
 
     const search = paths["/v1/foods"]!.get!;

@@ -130,10 +130,10 @@ function lookupRoute(details: ReturnType<typeof createFoodDetails>, guard: Crede
           lookup = parseLookupBody(body);
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          const counted = await guard.admit(principal, 1);
+          const counted = await guard.admit(request, principal, 1);
           return counted.ok ? errorResponse(error, counted.headers) : counted.response;
         }
-        const admitted = await guard.admit(principal, lookup.foodNumbers.length);
+        const admitted = await guard.admit(request, principal, lookup.foodNumbers.length);
         if (!admitted.ok) return admitted.response;
         const headers = admitted.headers;
         headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];

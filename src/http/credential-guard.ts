@@ -4,7 +4,7 @@ import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
 import { isPromise, type MaybePromise, then } from "../maybe-promise";
-import { requestFacts } from "./request-context";
+import { type RequestFacts, requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
 const UNAUTHORIZED = errorDescription("UNAUTHORIZED", []);
@@ -59,7 +59,7 @@ export type GuardOutcome =
  */
 export type CredentialGuard = ((request: Request) => MaybePromise<GuardOutcome>) & {
   authenticate(request: Request): MaybePromise<{ ok: true; principal: Principal } | { ok: false; response: Response }>;
-  admit(principal: Principal, cost: number): MaybePromise<GuardOutcome>;
+  admit(request: Request, principal: Principal, cost: number): MaybePromise<GuardOutcome>;
 };
 
 export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Admission): CredentialGuard {
@@ -78,8 +78,9 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
     const identity = identified(request, result);
     if (!identity.ok) return identity;
     const { principal } = identity;
+    const facts = requestFacts(request);
     const admission = admit(principal);
-    return isPromise(admission) ? admission.then((settled) => outcome(principal, settled)) : outcome(principal, admission);
+    return isPromise(admission) ? admission.then((settled) => outcome(facts, principal, settled)) : outcome(facts, principal, admission);
   };
   const guard = (request: Request): MaybePromise<GuardOutcome> => {
     const result = authenticate(request.headers, verifiers);
@@ -90,12 +91,15 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
       const result = authenticate(request.headers, verifiers);
       return isPromise(result) ? result.then((settled) => identified(request, settled)) : identified(request, result);
     },
-    admit: (principal: Principal, cost: number) => then(admit(principal, cost), (settled) => outcome(principal, settled)),
+    admit: (request: Request, principal: Principal, cost: number) => then(admit(principal, cost), (settled) => outcome(requestFacts(request), principal, settled)),
   });
 }
 
-function outcome(principal: Principal, admission: Admitted): GuardOutcome {
-  if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+function outcome(facts: RequestFacts, principal: Principal, admission: Admitted): GuardOutcome {
+  if (admission.refusal) {
+    facts.errorCode = admission.refusal.code;
+    return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+  }
   return { ok: true, principal, headers: admission.headers };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { rateCounters } from "./sqlite-schema";
 import { grantable, type Grant, type LimitStore } from "./store";
@@ -65,5 +65,8 @@ export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
       grant.immediate(bucket, limit, slot, slots, slotMs, wanted, unused, allOrNothing),
     release: (bucket, slot, n) => release.immediate(bucket, slot, n),
     sweep: (now, batch) => sweep.immediate(now, batch),
+    forget(buckets) {
+      if (buckets.length > 0) db.delete(rateCounters).where(inArray(rateCounters.bucket, [...buckets])).run();
+    },
   };
 }
