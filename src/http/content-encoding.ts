@@ -66,15 +66,19 @@ export function preparedJson(json: string, etag: string): PreparedJson {
   return {
     json,
     offered,
-    // Each compressed form is smaller than the text, which is held at up to two bytes a character.
-    maxBytes: 2 * json.length + (offered.length > 0 ? offered.length * json.length : 0),
+    // The text at up to two bytes a character, and each compressed form kept at most half its length.
+    maxBytes: 2 * json.length + offered.length * Math.ceil(json.length / 2),
     open(coding) {
       if (coding === "identity") return identity;
       return {
         etag,
         body() {
           let form = forms.get(coding);
-          if (!form) forms.set(coding, (form = compress(json, coding, "kept")));
+          if (!form) {
+            form = compress(json, coding, "kept");
+            // JSON this size compresses far better than that; a form that does not is not kept (maxBytes holds).
+            if (form.byteLength <= json.length / 2) forms.set(coding, form);
+          }
           return form;
         },
       };
