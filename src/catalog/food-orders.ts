@@ -1,0 +1,119 @@
+import { ENTRY_OVERHEAD_BYTES, LruCache } from "../lru";
+import type { CatalogStore } from "./store";
+
+/**
+ * The orders a search can be sorted by, over food *positions* (0 … foods − 1, in food-number order): by
+ * food number, by name, by a nutrient's value. A sorted or filtered search marks its matching positions
+ * and walks one of these orders, keeping the marked ones, so it never sorts (and never scans
+ * `nutrient_values`: a nutrient's order was prepared by the importer and is one row).
+ */
+
+export interface FoodIndex {
+  /** Food numbers by position (food-number order). */
+  readonly foodNumbers: readonly string[];
+  readonly positionOf: ReadonlyMap<string, number>;
+}
+
+/** One nutrient's values by position, and the positions that have one in value order. */
+export interface NutrientColumn {
+  /** The value per 100 g at a position; NaN where the food has none. */
+  readonly valueAt: Float64Array;
+  /** Positions with a value, by value ascending, then position. */
+  readonly ascending: Int32Array;
+  /** Positions with a value, by value descending, then position (ties stay in food-number order). */
+  descending(): Int32Array;
+  /** The positions whose value lies in [min, max] (either bound absent), in ascending order. */
+  between(min: number | undefined, max: number | undefined): Int32Array;
+}
+
+/**
+ * Columns kept decoded, bounded by bytes: each is ~70 KB of values by position plus 8 bytes per food that
+ * has the nutrient, so this keeps ~40 of the 150 nutrients, far more than a client sorts by.
+ */
+const NUTRIENT_COLUMN_CACHE_BYTES = 6 * 1024 * 1024;
+
+export function createFoodOrders(store: CatalogStore) {
+  let index: FoodIndex | undefined;
+  let nameOrders: { ascending: Int32Array; descending: Int32Array } | undefined;
+  const columns = new LruCache<string, NutrientColumn>(NUTRIENT_COLUMN_CACHE_BYTES);
+
+  const foods = (): FoodIndex => {
+    if (!index) {
+      const foodNumbers = store.allCandidates(undefined).map((c) => c.foodNumber);
+      index = { foodNumbers, positionOf: new Map(foodNumbers.map((n, position) => [n, position])) };
+    }
+    return index;
+  };
+
+  return {
+    foods,
+
+    /** Positions by name, compared case- and diacritic-insensitively (the folded name), then food number. */
+    byName(descending: boolean): Int32Array {
+      if (!nameOrders) {
+        const names = store.allCandidates(undefined).map((c) => c.searchName);
+        const byName = (direction: 1 | -1) =>
+          Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -direction : names[a]! > names[b]! ? direction : a - b));
+        nameOrders = { ascending: byName(1), descending: byName(-1) };
+      }
+      return descending ? nameOrders.descending : nameOrders.ascending;
+    },
+
+    /** A nutrient's column; undefined for a number that is not a nutrient. */
+    nutrient(number: string): NutrientColumn | undefined {
+      let column = columns.get(number);
+      if (column) return column;
+      const ranking = store.nutrientRanking(number);
+      if (!ranking) return undefined;
+      const { foodNumbers, positionOf } = foods();
+      const valueAt = new Float64Array(foodNumbers.length).fill(Number.NaN);
+      const ascending = new Int32Array(ranking.foodIds.length);
+      ranking.foodIds.forEach((foodId, i) => {
+        const position = positionOf.get(String(foodId).padStart(5, "0"))!;
+        ascending[i] = position;
+        valueAt[position] = ranking.values[i]!;
+      });
+      column = nutrientColumn(valueAt, ascending);
+      columns.set(number, column, valueAt.byteLength + 2 * ascending.byteLength + ENTRY_OVERHEAD_BYTES);
+      return column;
+    },
+  };
+}
+
+function nutrientColumn(valueAt: Float64Array, ascending: Int32Array): NutrientColumn {
+  const valueOf = (i: number) => valueAt[ascending[i]!]!;
+  /** The first index in `ascending` whose value is at least (or, `strict`, above) `bound`. */
+  const firstFrom = (bound: number, strict: boolean) => {
+    let low = 0;
+    let high = ascending.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (strict ? valueOf(middle) <= bound : valueOf(middle) < bound) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  let descending: Int32Array | undefined;
+  return {
+    valueAt,
+    ascending,
+    descending() {
+      if (!descending) {
+        // Runs of equal values keep their ascending (food-number) order; the runs are taken from the top.
+        descending = new Int32Array(ascending.length);
+        let filled = 0;
+        for (let end = ascending.length; end > 0; ) {
+          let start = end - 1;
+          while (start > 0 && valueOf(start - 1) === valueOf(end - 1)) start--;
+          descending.set(ascending.subarray(start, end), filled);
+          filled += end - start;
+          end = start;
+        }
+      }
+      return descending;
+    },
+    between(min, max) {
+      return ascending.subarray(min === undefined ? 0 : firstFrom(min, false), max === undefined ? ascending.length : firstFrom(max, true));
+    },
+  };
+}
