@@ -2,6 +2,9 @@ import { t } from "elysia";
 import { Integer, queryStrings } from "../http/schema";
 import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
 
+/** A range's bound as the document shows it (search-params.ts checks the same). */
+const BOUND = "[+-]?(\\d+(\\.\\d+)?|\\.\\d+)";
+
 /** Request and response schemas of the catalog routes; their static types are the service's types. */
 
 /** The search parameters as the document shows them. An empty value (`page=`) counts as absent. */
@@ -37,7 +40,7 @@ export const SearchParameters = t.Object({
   ),
   "nutrient.203": t.Optional(
     t.String({
-      pattern: "^([+-]?(\\d+(\\.\\d+)?|\\.\\d+))?\\.\\.([+-]?(\\d+(\\.\\d+)?|\\.\\d+))?$",
+      pattern: `^(${BOUND}\\.\\.(${BOUND})?|\\.\\.${BOUND})$`,
       description: `Stands for \`nutrient.<number>\` with any number from /v1/nutrients (203 is protein): \`<min>..<max>\`, inclusive, in the nutrient's unit per 100 g, either bound optional (\`20..\`, \`..140\`, \`100..250\`). Foods without a value for it do not match. Up to ${NUTRIENT_FILTERS_MAX}, on different nutrients. An unknown number is 400 UNKNOWN_NUTRIENT; a malformed range (\`20\`, \`..\`, \`5..1\`), a nutrient named twice or more than ${NUTRIENT_FILTERS_MAX} is 400 VALIDATION_ERROR. With a filter or a nutrient sort, each item carries \`nutrients\` for exactly the nutrients named.`,
       examples: ["20.."],
     }),

@@ -3,8 +3,8 @@
  * particular ("Apples, raw, with skin"; "Cheese, cheddar"), and branded and restaurant items sit beside the
  * plain foods ("APPLEBEE'S, chili"). Lower keys first, compared in this order:
  *
- * 1. how the terms match: every term a whole word (a plural `s`, `es` or `y`→`ies` counts: `apple` is a
- *    whole word of "Apples") 0; every term at least starts a word 1; otherwise 2;
+ * 1. how the terms match: every term a whole word (a plural in `s` or `es` counts: `apple` is a whole
+ *    word of "Apples", `tomato` of "Tomatoes") 0; every term at least starts a word 1; otherwise 2;
  * 2. plain food 0, branded or restaurant item 1 (see `isBranded`);
  * 3. the name's head: its leading comma-separated parts made only of query words, using every term
  *    ("Apples, raw" for `apple`; "Milk, whole, …" for `whole milk`) 0; using some terms ("Chicken,
@@ -46,9 +46,9 @@ export function isBranded(food: Pick<Candidate, "name" | "groupCode" | "manufact
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 const isWordCharacter = (c: string | undefined) => c !== undefined && WORD_CHARACTER.test(c);
 
-/** `word` is `term`, or a plural of it. */
+/** `word` is `term`, or its plural in `s` or `es` (a term always occurs in the name as written: `berry` is not in "berries"). */
 function isFormOf(word: string, term: string): boolean {
-  return word === term || word === `${term}s` || word === `${term}es` || (term.endsWith("y") && word === `${term.slice(0, -1)}ies`);
+  return word === term || word === `${term}s` || word === `${term}es`;
 }
 
 /** 0: the term is a whole word of `text` (or a plural of one); 1: it starts a word; 2: it is inside one. */
