@@ -1,4 +1,5 @@
 import { ENTRY_OVERHEAD_BYTES, LruCache } from "../lru";
+import type { FoodSearchItem } from "./model";
 import type { CatalogStore } from "./store";
 
 /**
@@ -9,8 +10,10 @@ import type { CatalogStore } from "./store";
  */
 
 export interface FoodIndex {
-  /** Food numbers by position (food-number order). */
-  readonly foodNumbers: readonly string[];
+  /** The search item of each position (food-number order). */
+  readonly items: readonly FoodSearchItem[];
+  /** Each position's food group code. */
+  readonly groups: readonly string[];
   readonly positionOf: ReadonlyMap<string, number>;
 }
 
@@ -28,22 +31,33 @@ export interface NutrientColumn {
 
 /**
  * Columns kept decoded, bounded by bytes: each is ~70 KB of values by position plus 8 bytes per food that
- * has the nutrient, so this keeps ~40 of the 150 nutrients, far more than a client sorts by.
+ * has the nutrient, so this keeps the ~60 nutrients most foods have (all 150 would take ~16 MB). One that
+ * was pushed out is decoded again from its row in under a millisecond.
  */
-const NUTRIENT_COLUMN_CACHE_BYTES = 6 * 1024 * 1024;
+const NUTRIENT_COLUMN_CACHE_BYTES = 8 * 1024 * 1024;
 
-export function createFoodOrders(store: CatalogStore) {
-  let index: FoodIndex | undefined;
+/** `toItem` gives the search item of a food, so that the index lists the same objects as every other answer. */
+export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchItem) => FoodSearchItem) {
+  let index: (FoodIndex & { positionOfId: Int32Array }) | undefined;
   let nameOrders: { ascending: Int32Array; descending: Int32Array } | undefined;
   const columns = new LruCache<string, NutrientColumn>(NUTRIENT_COLUMN_CACHE_BYTES);
 
-  const foods = (): FoodIndex => {
+  const indexed = () => {
     if (!index) {
-      const foodNumbers = store.allCandidates(undefined).map((c) => c.foodNumber);
-      index = { foodNumbers, positionOf: new Map(foodNumbers.map((n, position) => [n, position])) };
+      const candidates = store.allCandidates(undefined);
+      // By food id (NDB_No as an integer, at most 99999): 400 KB, and the fastest lookup there is.
+      const positionOfId = new Int32Array(100_000).fill(-1);
+      candidates.forEach((c, position) => (positionOfId[Number(c.foodNumber)] = position));
+      index = {
+        items: candidates.map(toItem),
+        groups: candidates.map((c) => c.groupCode),
+        positionOf: new Map(candidates.map((c, position) => [c.foodNumber, position])),
+        positionOfId,
+      };
     }
     return index;
   };
+  const foods = (): FoodIndex => indexed();
 
   return {
     foods,
@@ -65,14 +79,14 @@ export function createFoodOrders(store: CatalogStore) {
       if (column) return column;
       const ranking = store.nutrientRanking(number);
       if (!ranking) return undefined;
-      const { foodNumbers, positionOf } = foods();
-      const valueAt = new Float64Array(foodNumbers.length).fill(Number.NaN);
+      const { items, positionOfId } = indexed();
+      const valueAt = new Float64Array(items.length).fill(Number.NaN);
       const ascending = new Int32Array(ranking.foodIds.length);
-      ranking.foodIds.forEach((foodId, i) => {
-        const position = positionOf.get(String(foodId).padStart(5, "0"))!;
+      for (let i = 0; i < ascending.length; i++) {
+        const position = positionOfId[ranking.foodIds[i]!]!;
         ascending[i] = position;
         valueAt[position] = ranking.values[i]!;
-      });
+      }
       column = nutrientColumn(valueAt, ascending);
       columns.set(number, column, valueAt.byteLength + 2 * ascending.byteLength + ENTRY_OVERHEAD_BYTES);
       return column;

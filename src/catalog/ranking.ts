@@ -44,7 +44,13 @@ export function isBranded(food: Pick<Candidate, "name" | "groupCode" | "manufact
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;
-const isWordCharacter = (c: string | undefined) => c !== undefined && WORD_CHARACTER.test(c);
+/** A letter or digit; names and terms are folded (lower-case), so ASCII is a range check. */
+function isWordCharacter(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 128) return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  return WORD_CHARACTER.test(c);
+}
 
 /** `word` is `term`, or its plural in `s` or `es` (a term always occurs in the name as written: `berry` is not in "berries"). */
 function isFormOf(word: string, term: string): boolean {
@@ -64,50 +70,48 @@ function termMatch(text: string, term: string): 0 | 1 | 2 {
   return best;
 }
 
-const words = (text: string) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The terms a comma-separated part of a name is made of, or null when it has a word that is not one of them. */
-function termsMaking(part: string, terms: readonly string[]): Set<string> | null {
-  const partWords = words(part);
-  if (partWords.length === 0) return null;
-  const used = new Set<string>();
-  for (const word of partWords) {
-    const term = terms.find((t) => isFormOf(word, t));
-    if (term === undefined) return null;
-    used.add(term);
+/** The relevance key of a matching food (every term occurs in its name), for one query's terms: lower ranks first. */
+export function relevanceKeys(terms: readonly string[]) {
+  // A comma-separated part "made only of query words": every word of it a term or a term's plural. Terms
+  // with a character that is not a letter or digit are never a word, so they take no part.
+  const wordTerms = [...new Set(terms)].filter((term) => !NOT_WORD.test(term));
+  const word = wordTerms.map((term) => `${escaped(term)}(?:e?s)?`).join("|");
+  const madeOfTerms = wordTerms.length === 0 ? /(?!)/ : new RegExp(`^[^\\p{L}\\p{N}]*(?:${word})(?:[^\\p{L}\\p{N}]+(?:${word}))*[^\\p{L}\\p{N}]*$`, "u");
+  const distinctTerms = new Set(terms).size;
+
+  function headScore(parts: readonly string[]): number {
+    let leading = 0;
+    while (leading < parts.length && madeOfTerms.test(parts[leading]!)) leading++;
+    if (leading > 0) {
+      const used = new Set<string>();
+      for (const part of parts.slice(0, leading)) {
+        for (const w of part.split(NOT_WORD)) if (w) used.add(wordTerms.find((term) => isFormOf(w, term))!);
+      }
+      return used.size === distinctTerms ? 0 : 1;
+    }
+    return parts.some((part) => madeOfTerms.test(part)) ? 2 : 3;
   }
-  return used;
-}
 
-function headScore(parts: readonly string[], terms: readonly string[]): number {
-  const used = new Set<string>();
-  let leading = 0;
-  for (; leading < parts.length; leading++) {
-    const made = termsMaking(parts[leading]!, terms);
-    if (made === null) break;
-    for (const term of made) used.add(term);
-  }
-  if (leading > 0) return used.size === new Set(terms).size ? 0 : 1;
-  return parts.some((part) => termsMaking(part, terms) !== null) ? 2 : 3;
-}
-
-/** The relevance key of a matching food (every term occurs in its name); lower ranks first. */
-export function relevanceKey(candidate: Candidate, terms: readonly string[]): readonly number[] {
-  const parts = candidate.searchName.split(",");
-  return [
-    Math.max(...terms.map((term) => termMatch(candidate.searchName, term))),
-    isBranded(candidate) ? 1 : 0,
-    headScore(parts, terms),
-    parts.length,
-    candidate.name.length,
-  ];
+  return (candidate: Candidate): number => {
+    const parts = candidate.searchName.split(",");
+    let match = 0;
+    for (const term of terms) match = Math.max(match, termMatch(candidate.searchName, term));
+    // The keys packed into one integer, most significant first (each field within its width; far below 2^53).
+    const key = [match, isBranded(candidate) ? 1 : 0, headScore(parts), Math.min(parts.length, 255), Math.min(candidate.name.length, 65_535)];
+    return (((key[0]! * 2 + key[1]!) * 4 + key[2]!) * 256 + key[3]!) * 65_536 + key[4]!;
+  };
 }
 
 export function rankCandidates<T extends Candidate>(candidates: readonly T[], terms: readonly string[]): T[] {
-  const keyed = candidates.map((candidate) => ({ candidate, key: relevanceKey(candidate, terms) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i]! - b.key[i]!;
-    return a.candidate.foodNumber < b.candidate.foodNumber ? -1 : a.candidate.foodNumber > b.candidate.foodNumber ? 1 : 0;
-  });
+  const keyOf = relevanceKeys(terms);
+  const keyed = candidates.map((candidate) => ({ candidate, key: keyOf(candidate) }));
+  keyed.sort(
+    (a, b) =>
+      a.key - b.key ||
+      (a.candidate.foodNumber < b.candidate.foodNumber ? -1 : a.candidate.foodNumber > b.candidate.foodNumber ? 1 : 0),
+  );
   return keyed.map((k) => k.candidate);
 }

@@ -38,7 +38,7 @@ export function createFoodSearch(store: CatalogStore) {
     return item;
   };
   const answers = new LruCache<string, string>(ANSWER_CACHE_BYTES);
-  const orders = createFoodOrders(store);
+  const orders = createFoodOrders(store, toItem);
   let units: ReadonlyMap<string, string> | undefined;
   const unitOf = (number: string) => (units ??= new Map(store.nutrients().map((n) => [n.number, n.unit]))).get(number);
   const isNutrient = (number: string) => unitOf(number) !== undefined;
@@ -57,35 +57,43 @@ export function createFoodSearch(store: CatalogStore) {
 
   /** The matches as the request filters and orders them. */
   function orderedMatches({ terms, group, filters, sort }: SearchParams): readonly FoodSearchItem[] {
-    const matches = matchesOf(terms, group);
     const inMatchOrder = sort.by === "relevance" || (sort.by === "foodNumber" && !sort.descending && terms.length === 0);
-    if (filters.length === 0 && inMatchOrder) return matches;
+    if (filters.length === 0 && inMatchOrder) return matchesOf(terms, group);
     const byNumber = [...filters].sort((a, b) => (a.number < b.number ? -1 : 1));
     return cached(JSON.stringify([terms, group ?? null, byNumber, sort]), () => {
-      const { foodNumbers, positionOf } = orders.foods();
+      const { items, groups, positionOf } = orders.foods();
       // A position is kept when it is a match and then in every filter's range, one level per filter.
-      const level = new Uint8Array(foodNumbers.length);
-      for (const item of matches) level[positionOf.get(item.foodNumber)!] = 1;
+      const level = new Uint8Array(items.length);
+      // Without terms the matches are every food of the group: marked from the index, not read again.
+      const matches = terms.length > 0 ? matchesOf(terms, group) : [];
+      if (terms.length > 0) for (const item of matches) level[positionOf.get(item.foodNumber)!] = 1;
+      else for (let position = 0; position < items.length; position++) if (group === undefined || groups[position] === group) level[position] = 1;
       filters.forEach(({ number, min, max }, i) => {
         for (const position of orders.nutrient(number)!.between(min, max)) if (level[position] === i + 1) level[position] = i + 2;
       });
       const kept = filters.length + 1;
-      const positions: number[] = [];
-      const walk = (order: Iterable<number>) => {
-        for (const position of order) if (level[position] === kept) positions.push(position);
-      };
       if (sort.by === "relevance") return matches.filter((item) => level[positionOf.get(item.foodNumber)!] === kept);
-      if (sort.by === "foodNumber") walk(sort.descending ? foodNumbers.keys().toArray().reverse() : foodNumbers.keys());
+      const ordered: FoodSearchItem[] = [];
+      const keep = (position: number) => {
+        if (level[position] === kept) ordered.push(items[position]!);
+      };
+      const walk = (order: ArrayLike<number>) => {
+        for (let i = 0; i < order.length; i++) keep(order[i]!);
+      };
+      if (sort.by === "foodNumber") {
+        if (sort.descending) for (let position = items.length - 1; position >= 0; position--) keep(position);
+        else for (let position = 0; position < items.length; position++) keep(position);
+      }
       if (sort.by === "name") walk(orders.byName(sort.descending));
       if (sort.by === "nutrient") {
         const column = orders.nutrient(sort.number)!;
         walk(sort.descending ? column.descending() : column.ascending);
         // Foods without a value come last, in food-number order, whichever the direction.
-        for (let position = 0; position < foodNumbers.length; position++) {
-          if (level[position] === kept && Number.isNaN(column.valueAt[position]!)) positions.push(position);
+        for (let position = 0; position < items.length; position++) {
+          if (level[position] === kept && Number.isNaN(column.valueAt[position]!)) ordered.push(items[position]!);
         }
       }
-      return positions.map((position) => items.get(foodNumbers[position]!)!);
+      return ordered;
     });
   }
 
@@ -136,11 +144,17 @@ export function createFoodSearch(store: CatalogStore) {
       // Only answers with matches are kept: one that matches nothing costs an index probe to recompute, and
       // streams of distinct junk names (which match nothing) would otherwise fill the cache and fragment the
       // heap around it.
-      if (result.total > 0) answers.set(rawQuery, json, stringBytes(rawQuery) + stringBytes(json) + ENTRY_OVERHEAD_BYTES);
+      if (result.total > 0) answers.set(rawQuery, json, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
       return json;
     },
   };
 }
+
+/**
+ * What a string takes in memory: JavaScriptCore keeps a string whose characters are all Latin-1 (every
+ * search answer and query string, in practice) at one byte per character, others at two.
+ */
+const textBytes = (text: string): number => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1) * text.length;
 
 /** Each term as a quoted FTS5 string, so no character of user text is FTS syntax. */
 export function toFtsPhrases(terms: readonly string[]): string {

@@ -10,13 +10,18 @@ const CANDIDATE_SQL =
 
 /** The importer's little-endian arrays (import/sqlite-rankings.ts), read whatever this machine's byte order. */
 function decodeRanking(foodIdBytes: Uint8Array, valueBytes: Uint8Array): NutrientRanking {
-  const ids = new DataView(foodIdBytes.buffer, foodIdBytes.byteOffset, foodIdBytes.byteLength);
-  const values = new DataView(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength);
-  const ranking = { foodIds: new Int32Array(foodIdBytes.byteLength / 4), values: new Float64Array(valueBytes.byteLength / 8) };
-  for (let i = 0; i < ranking.foodIds.length; i++) ranking.foodIds[i] = ids.getInt32(i * 4, true);
-  for (let i = 0; i < ranking.values.length; i++) ranking.values[i] = values.getFloat64(i * 8, true);
+  // Copied into fresh (aligned) buffers; on a little-endian machine, which is nearly every one, that is all.
+  const ranking = { foodIds: new Int32Array(foodIdBytes.slice().buffer), values: new Float64Array(valueBytes.slice().buffer) };
+  if (!LITTLE_ENDIAN) {
+    const ids = new DataView(foodIdBytes.buffer, foodIdBytes.byteOffset, foodIdBytes.byteLength);
+    const values = new DataView(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength);
+    for (let i = 0; i < ranking.foodIds.length; i++) ranking.foodIds[i] = ids.getInt32(i * 4, true);
+    for (let i = 0; i < ranking.values.length; i++) ranking.values[i] = values.getFloat64(i * 8, true);
+  }
   return ranking;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * The catalog's reads from its SQLite database. Queries on request paths are prepared once (building a
