@@ -24,6 +24,7 @@ const HIDDEN = [
   "GET /assets/dashboard.css",
   "GET /assets/dashboard.js",
   "GET /assets/food-groups.json",
+  "GET /assets/nutrients.json",
   "GET /docs",
   "GET /docs/scalar.js",
   "GET /openapi/json",

@@ -31,10 +31,11 @@ export interface NutrientColumn {
 
 /**
  * Columns kept decoded, bounded by bytes: each is ~70 KB of values by position plus 8 bytes per food that
- * has the nutrient, so this keeps the ~60 nutrients most foods have (all 150 would take ~16 MB). One that
- * was pushed out is decoded again from its row in under a millisecond.
+ * has the nutrient (its two orders), ~16 MB for all 150 nutrients. The bound holds them all, so a worker
+ * decodes each nutrient once: a smaller one made a mix of nutrient searches decode over and over, and the
+ * freed arrays kept the process's memory ~60 MB higher than the columns themselves.
  */
-const NUTRIENT_COLUMN_CACHE_BYTES = 8 * 1024 * 1024;
+const NUTRIENT_COLUMN_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** `toItem` gives the search item of a food, so that the index lists the same objects as every other answer. */
 export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchItem) => FoodSearchItem) {

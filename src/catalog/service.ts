@@ -69,7 +69,8 @@ export function createFoodSearch(store: CatalogStore) {
       if (terms.length > 0) for (const item of matches) level[positionOf.get(item.foodNumber)!] = 1;
       else for (let position = 0; position < items.length; position++) if (group === undefined || groups[position] === group) level[position] = 1;
       filters.forEach(({ number, min, max }, i) => {
-        for (const position of orders.nutrient(number)!.between(min, max)) if (level[position] === i + 1) level[position] = i + 2;
+        const inRange = orders.nutrient(number)!.between(min, max);
+        for (let j = 0; j < inRange.length; j++) if (level[inRange[j]!] === i + 1) level[inRange[j]!] = i + 2;
       });
       const kept = filters.length + 1;
       if (sort.by === "relevance") return matches.filter((item) => level[positionOf.get(item.foodNumber)!] === kept);

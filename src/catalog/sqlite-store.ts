@@ -10,15 +10,19 @@ const CANDIDATE_SQL =
 
 /** The importer's little-endian arrays (import/sqlite-rankings.ts), read whatever this machine's byte order. */
 function decodeRanking(foodIdBytes: Uint8Array, valueBytes: Uint8Array): NutrientRanking {
-  // Copied into fresh (aligned) buffers; on a little-endian machine, which is nearly every one, that is all.
-  const ranking = { foodIds: new Int32Array(foodIdBytes.slice().buffer), values: new Float64Array(valueBytes.slice().buffer) };
-  if (!LITTLE_ENDIAN) {
-    const ids = new DataView(foodIdBytes.buffer, foodIdBytes.byteOffset, foodIdBytes.byteLength);
-    const values = new DataView(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength);
-    for (let i = 0; i < ranking.foodIds.length; i++) ranking.foodIds[i] = ids.getInt32(i * 4, true);
-    for (let i = 0; i < ranking.values.length; i++) ranking.values[i] = values.getFloat64(i * 8, true);
-  }
+  if (LITTLE_ENDIAN) return { foodIds: viewOf(foodIdBytes, Int32Array), values: viewOf(valueBytes, Float64Array) };
+  const ids = new DataView(foodIdBytes.buffer, foodIdBytes.byteOffset, foodIdBytes.byteLength);
+  const values = new DataView(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength);
+  const ranking = { foodIds: new Int32Array(foodIdBytes.byteLength / 4), values: new Float64Array(valueBytes.byteLength / 8) };
+  for (let i = 0; i < ranking.foodIds.length; i++) ranking.foodIds[i] = ids.getInt32(i * 4, true);
+  for (let i = 0; i < ranking.values.length; i++) ranking.values[i] = values.getFloat64(i * 8, true);
   return ranking;
+}
+
+/** The bytes as a typed array: a view when they are aligned for it (a blob read is its own buffer), else a copy. */
+function viewOf<T extends Int32Array | Float64Array>(bytes: Uint8Array, type: { new (buffer: ArrayBufferLike, offset?: number, length?: number): T; BYTES_PER_ELEMENT: number }): T {
+  const aligned = bytes.byteOffset % type.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
+  return new type(aligned.buffer, aligned.byteOffset, aligned.byteLength / type.BYTES_PER_ELEMENT);
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
