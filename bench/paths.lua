@@ -1,11 +1,19 @@
 -- bench/paths.lua: wrk script cycling through a list of request paths that bench/run writes, one a line
 -- (searches such as /v1/foods?q=cheese%20cheddar&group=0100&page=2, or food details /v1/foods/01009).
--- Environment: BENCH_PATHS_FILE (the list), BENCH_API_KEY (sent as X-API-Key), BENCH_ACCEPT_ENCODING (optional).
+-- Environment: BENCH_PATHS_FILE (the list), BENCH_API_KEY (sent as X-API-Key), BENCH_ACCEPT_ENCODING (optional),
+-- BENCH_DELAY_MS (optional: each connection waits this long before each request, to pace the load; bench/soak).
 -- Each wrk thread starts at a different offset so the threads do not send the same request at once.
 local file = os.getenv("BENCH_PATHS_FILE")
 local key = os.getenv("BENCH_API_KEY")
 assert(file and #file > 0, "paths.lua: set BENCH_PATHS_FILE")
 assert(key and #key > 0, "paths.lua: set BENCH_API_KEY")
+
+local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "")
+if delay_ms and delay_ms > 0 then
+  function delay()
+    return delay_ms
+  end
+end
 
 local paths = {}
 local counter = 0

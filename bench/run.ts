@@ -14,7 +14,9 @@
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory, with `--workers 1`:
  *    /healthz, repeated search, a 1,000-query mix, a 1,000-query mix of nutrient-sorted and -filtered
  *    searches and random food details (all bench/paths.lua over generated path lists), search with an
- *    exhausted trial token; then search, mix and detail with `--workers 2`.
+ *    exhausted trial token; the metrics' cost: repeated search with and without --metrics-token, in the order
+ *    off, on, on, off (a drift of the machine's speed during the four cancels out), as the ratio of the two
+ *    means; then search, mix and detail with `--workers 2`.
  * 6. PostgreSQL + Redis (skipped, saying why, where either is not installed): a throwaway PostgreSQL and Redis
  *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
  *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
@@ -172,6 +174,16 @@ async function main() {
     return { ...(await measure(wrkPath, label, s, SEARCH_PATH, { headers: [`Authorization: Bearer ${token}`] })), trialQuota: quota };
   });
 
+  // The metrics' cost on the hot path: the same search without and with --metrics-token (counting every
+  // request), off-on-on-off, each on a fresh server.
+  const metricsArgs = [...oneWorkerArgs, "--metrics-token", "bench-metrics-token-0123456789"];
+  const searchWith = (args: string[], label: string) => onServer(binary, args, (s) => measure(wrkPath, `search q=chicken&limit=20 [${label}]`, s, SEARCH_PATH, keyed(s)));
+  const metricsOff1 = await searchWith(oneWorkerArgs, "metrics off");
+  const metricsOn1 = await searchWith(metricsArgs, "metrics on");
+  const metricsOn2 = await searchWith(metricsArgs, "metrics on");
+  const metricsOff2 = await searchWith(oneWorkerArgs, "metrics off");
+  const metrics = { off: [metricsOff1, metricsOff2], on: [metricsOn1, metricsOn2] };
+
   const twoWorkers = {
     search: await workload(2, "search q=chicken&limit=20", SEARCH_PATH, keyed),
     mix: await workload(2, `search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, mixEnv)),
@@ -225,6 +237,7 @@ async function main() {
     ceilings,
     oneWorker,
     trial,
+    metrics,
     twoWorkers,
     stores,
     notes,

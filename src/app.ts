@@ -10,7 +10,7 @@ import { createStorageHealth } from "./db/storage-health";
 import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
-import { createDispatcher } from "./http/direct-routes";
+import { createDispatcher, splitUrl } from "./http/direct-routes";
 import { allowedOriginsFor } from "./http/origin-check";
 import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
@@ -18,9 +18,18 @@ import { createActiveKeys } from "./keys/active-keys";
 import { keyCredential } from "./keys/credential";
 import { createLimiter } from "./limits/limiter";
 import { metaRoutes } from "./meta/routes";
+import type { MaybePromise } from "./maybe-promise";
 import { trialRoutes } from "./trial/routes";
+import { createUsageRecorder } from "./usage/recorder";
+import { usageSweeper } from "./usage/service";
 import { trialCredential } from "./trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "./trial/service";
+import { requestFacts } from "./http/request-context";
+import { withResponseHeaders } from "./http/response-headers";
+import { createRouteTemplates } from "./http/route-templates";
+import { METRICS_PATH, metricsEndpoint } from "./metrics/endpoint";
+import type { CollectSnapshots } from "./metrics/fleet";
+import { createMetricsRegistry, type MetricsSnapshot, UNMATCHED_ROUTE } from "./metrics/registry";
 
 export interface AppDeps {
   config: Config;
@@ -29,10 +38,20 @@ export interface AppDeps {
   state: StateStores;
   clock: Clock;
   logError: (error: unknown) => void;
-  /** Registers work to do when the server stops (giving back unused rate-limit leases). */
-  onShutdown?: (task: () => void) => void;
+  /**
+   * Registers work to do when the server stops, once it has drained and before the state closes (giving
+   * back unused rate-limit leases, writing the last usage counts); each task is awaited.
+   */
+  onShutdown?: (task: () => MaybePromise<void>) => void;
   /** Run the housekeeping job on its timer (a serving process); tests call `housekeeping.run()` themselves. */
   housekeeping?: boolean;
+  /** This process's worker index (0 for the first or only one), for its metrics. */
+  worker?: number;
+  /**
+   * How a scrape gathers every process's metrics (metrics/fleet.ts), given this process's own; by default
+   * this process alone.
+   */
+  collectMetrics?: (local: () => MetricsSnapshot) => CollectSnapshots;
 }
 
 /** The composition root of the HTTP API: capabilities over the catalog and the state stores, mounted on the shell. */
@@ -41,9 +60,20 @@ export async function createFoodApi(deps: AppDeps) {
   const { accounts, sessions, keys, limits, trial: trialStore } = deps.state;
   const activeKeys = createActiveKeys({ store: keys, revocations: deps.state.keyRevocations, clock });
   const limiter = createLimiter(limits, clock);
-  deps.onShutdown?.(() => limiter.releaseLeases({ all: true }));
+  deps.onShutdown?.(() => void limiter.releaseLeases({ all: true }));
+  const usage = createUsageRecorder({ store: deps.state.usage, clock, logError: deps.logError });
+  deps.onShutdown?.(() => {
+    usage.stop();
+    return usage.flush();
+  });
   const housekeeping = createHousekeeping({
-    sweepers: { sessions: sessions.sweepExpired, trial: trialStore.sweepExpired, rateCounters: limits.sweep, keys: keys.sweep },
+    sweepers: {
+      sessions: sessions.sweepExpired,
+      trial: trialStore.sweepExpired,
+      rateCounters: limits.sweep,
+      keys: keys.sweep,
+      usage: usageSweeper(deps.state.usage),
+    },
     releaseLeases: () => limiter.releaseLeases(),
     clock,
     logError: deps.logError,
@@ -64,7 +94,7 @@ export async function createFoodApi(deps: AppDeps) {
   const secureCookies = config.baseUrl.protocol === "https:";
 
   // The data routes' two credentials: each verifies its own kind and counts its own quota.
-  const keyCredentials = keyCredential({ keys: activeKeys, clock, limiter, freeLimit: config.freeLimit });
+  const keyCredentials = keyCredential({ keys: activeKeys, clock, limiter, freeLimit: config.freeLimit, usage });
   const trialCredentials = trialCredential(trial);
   const verifiers: CredentialVerifiers = { apiKey: keyCredentials.verify, bearer: trialCredentials.verify };
   const admit: Admission = (principal) => (principal.kind === "key" ? keyCredentials.admit(principal) : trialCredentials.admit(principal));
@@ -77,20 +107,52 @@ export async function createFoodApi(deps: AppDeps) {
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
   const elysia = createAppShell({ toApiError })
     .use(metaApi.documented)
-    .use(authRoutes({ accounts, sessions, clock, secureCookies, limiter, config, allowedOrigins }))
-    .use(keyRoutes({ keys, activeKeys, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
+    .use(authRoutes({ accounts, sessions, activeKeys, clock, secureCookies, limiter, config, allowedOrigins }))
+    .use(keyRoutes({ keys, activeKeys, usage: deps.state.usage, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
     .use(catalogApi.documented)
     .use(dashboardRoutes(catalog))
     .use(docsRoutes(config));
   const dispatcher = createDispatcher([...catalogApi.direct, ...metaApi.direct], elysia.handle, toApiError);
+
+  // Metrics: counted per process by `observe` (called by the server for every answer), served at
+  // /metrics only when a token is configured, for the whole fleet of workers.
+  const metrics = createMetricsRegistry(deps.worker ?? 0);
+  const collect = deps.collectMetrics?.(metrics.snapshot) ?? (() => Promise.resolve([metrics.snapshot()]));
+  const scrape = config.metricsToken
+    ? metricsEndpoint({
+        token: config.metricsToken,
+        collect,
+        stateGauges: async () => ({ accounts: await accounts.count(), activeKeys: await keys.countActive() }),
+      })
+    : undefined;
+  const routes = createRouteTemplates([...elysia.routes, ...(scrape ? [{ method: "GET", path: METRICS_PATH }] : [])]);
+  const withMetrics = scrape
+    ? (request: Request) => (request.url.includes(METRICS_PATH) && splitUrl(request.url).path === METRICS_PATH ? scrape(request) : dispatcher.handle(request))
+    : dispatcher.handle;
+  const handle = withResponseHeaders(withMetrics, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes });
+  const observe = (request: Request, path: string, status: number, ms: number): string => {
+    const route = routes.templateOf(path) ?? UNMATCHED_ROUTE;
+    // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
+    if (scrape) {
+      const facts = requestFacts(request);
+      metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
+    }
+    return route;
+  };
+
   return {
-    /** Every request goes here: the hot data routes directly, everything else through Elysia. */
-    handle: dispatcher.handle,
+    /** Every request goes here: /metrics, the hot data routes directly, everything else through Elysia; then the common headers. */
+    handle,
+    /** Counts an answered request in this process's metrics; the route template it was counted under. */
+    observe,
+    metrics,
     /** The routes `handle` answers before Elysia: documented like Elysia's (test/openapi.test.ts checks). */
     direct: dispatcher.routes,
     elysia,
     housekeeping,
+    /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
+    usage,
   };
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { COMMANDS, overallHelp } from "./cli/commands";
-import { CannotStart } from "./cli/errors";
+import { CannotStart, NotFound } from "./cli/errors";
 import { parseArgs, UsageError } from "./config/args";
 import { ConfigError, loadConfig } from "./config/config";
 import { CatalogUnavailable } from "./db/catalog-db";
@@ -34,6 +34,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import("./cli/import")).importCommand(args.positionals, args.flags);
     case "trial-token":
       return (await import("./cli/trial-token")).trialTokenCommand(args.flags.get("url")?.replace(/\/+$/, "") ?? loadConfig(new Map(), process.env).baseUrl.origin);
+    case "users":
+      return (await import("./cli/users")).usersCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
+    case "backup":
+      return (await import("./cli/backup")).backupCommand(args.flags, loadConfig(args.flags, process.env));
+    case "restore":
+      return (await import("./cli/backup")).restoreCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
     default:
       return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
   }
@@ -46,7 +52,7 @@ main(process.argv.slice(2)).then(
       console.error(`foodapi: ${error.message}`);
       process.exit(2);
     }
-    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable || error instanceof StateStoreUnusable || error instanceof CannotStart) {
+    if (error instanceof CatalogUnavailable || error instanceof DataDirUnusable || error instanceof StateStoreUnusable || error instanceof CannotStart || error instanceof NotFound) {
       console.error(`foodapi: ${error.message}`);
       process.exit(1);
     }

@@ -31,6 +31,7 @@ function answeringLater(stores: StateStores): StateStores {
     keyRevocations: { onRevoked: later(stores.keyRevocations).onRevoked, takeRevoked: stores.keyRevocations.takeRevoked },
     limits: later(stores.limits),
     trial: later(stores.trial),
+    usage: later(stores.usage),
     ...later({ ping: stores.ping, probeWrite: stores.probeWrite, close: stores.close }),
   };
 }
@@ -116,6 +117,6 @@ describe("the request path over stores that answer with promises", () => {
 
   test("housekeeping runs over them", async () => {
     const report = await t.app.housekeeping.run();
-    expect(Object.keys(report.removed).sort()).toEqual(["keys", "rateCounters", "sessions", "trial"]);
+    expect(Object.keys(report.removed).sort()).toEqual(["keys", "rateCounters", "sessions", "trial", "usage"]);
   });
 });

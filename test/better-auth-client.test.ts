@@ -75,3 +75,62 @@ describe("Better Auth client", () => {
     expect(short.error).toMatchObject({ status: 400, code: "PASSWORD_TOO_SHORT" });
   });
 });
+
+describe("Better Auth client: account self-service (decisions §13)", () => {
+  test("updateUser, listSessions, revokeSession, revokeOtherSessions, changePassword and deleteUser, unchanged", async () => {
+    const laptop = clientWithCookieJar();
+    const phone = clientWithCookieJar();
+    const signedUp = await laptop.client.signUp.email({ email: "self@example.com", password: "self password", name: "Self" });
+    expect(signedUp.error).toBeNull();
+    expect((await phone.client.signIn.email({ email: "self@example.com", password: "self password" })).error).toBeNull();
+
+    const renamed = await laptop.client.updateUser({ name: "Renamed" });
+    expect(renamed.error).toBeNull();
+    expect(renamed.data).toEqual({ status: true });
+    expect((await phone.client.getSession()).data?.user.name).toBe("Renamed");
+    const email = await laptop.client.updateUser({ name: "X", email: "new@example.com" } as { name: string });
+    expect(email.error).toMatchObject({ status: 400, code: "EMAIL_CAN_NOT_BE_UPDATED" });
+
+    const listed = await laptop.client.listSessions();
+    expect(listed.error).toBeNull();
+    const sessions = listed.data as unknown as { id: string; current: boolean; userAgent: string | null }[];
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const phoneSession = sessions.find((s) => !s.current)!;
+
+    // Better Auth's client names the session `token`: foodapi takes the session's id there.
+    const revoked = await laptop.client.revokeSession({ token: phoneSession.id });
+    expect(revoked.error).toBeNull();
+    expect(revoked.data).toEqual({ status: true });
+    expect((await phone.client.getSession()).data).toBeNull();
+    const unknown = await laptop.client.revokeSession({ token: phoneSession.id });
+    expect(unknown.error).toMatchObject({ status: 404, code: "SESSION_NOT_FOUND" });
+
+    expect((await phone.client.signIn.email({ email: "self@example.com", password: "self password" })).error).toBeNull();
+    const others = await laptop.client.revokeOtherSessions();
+    expect(others.error).toBeNull();
+    expect(others.data).toEqual({ status: true });
+    expect((await phone.client.getSession()).data).toBeNull();
+    expect((await laptop.client.getSession()).data?.user.email).toBe("self@example.com");
+
+    expect((await phone.client.signIn.email({ email: "self@example.com", password: "self password" })).error).toBeNull();
+    const wrong = await laptop.client.changePassword({ currentPassword: "not the password", newPassword: "new self password" });
+    expect(wrong.error).toMatchObject({ status: 400, code: "INVALID_PASSWORD" });
+    const changed = await laptop.client.changePassword({ currentPassword: "self password", newPassword: "new self password", revokeOtherSessions: true });
+    expect(changed.error).toBeNull();
+    expect(changed.data?.token).toBe(laptop.jar.get("foodapi.session_token")!);
+    expect(changed.data?.user.email).toBe("self@example.com");
+    expect((await phone.client.getSession()).data).toBeNull();
+    expect((await laptop.client.getSession()).data?.user.name).toBe("Renamed");
+    expect((await phone.client.signIn.email({ email: "self@example.com", password: "self password" })).error).toMatchObject({ status: 401 });
+
+    const refused = await laptop.client.deleteUser({ password: "self password" });
+    expect(refused.error).toMatchObject({ status: 400, code: "INVALID_PASSWORD" });
+    const deleted = await laptop.client.deleteUser({ password: "new self password" });
+    expect(deleted.error).toBeNull();
+    expect(deleted.data).toEqual({ success: true, message: "User deleted" });
+    expect(laptop.jar.has("foodapi.session_token")).toBe(false);
+    expect((await laptop.client.signIn.email({ email: "self@example.com", password: "new self password" })).error).toMatchObject({ status: 401 });
+    expect((await laptop.client.signUp.email({ email: "self@example.com", password: "a third password", name: "Again" })).error).toBeNull();
+  });
+});

@@ -100,7 +100,7 @@ describe("the client-IP warning", () => {
     const original = console.error;
     console.error = (line: string) => void lines.push(line);
     try {
-      announce(loadConfig(new Map(), env), "http://x", 1);
+      announce(loadConfig(new Map(), env), "http://x", 1, "catalog test");
     } finally {
       console.error = original;
     }

@@ -16,6 +16,10 @@ describe("config", () => {
     expect(config.authLimit).toEqual({ limit: 10, windowSeconds: 60 });
     expect(config.trialIpLimit).toEqual({ limit: 10, windowSeconds: 3600 });
     expect(config.turnstileTimeoutMs).toBe(5000);
+    expect(config.metricsToken).toBeUndefined();
+    expect(config.corsOrigins).toEqual([]);
+    expect(config.idleTimeoutSeconds).toBe(30);
+    expect(config.logLevel).toBe("info");
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -27,6 +31,28 @@ describe("config", () => {
     expect(load(["--client-ip-header", ""], { FOODAPI_CLIENT_IP_HEADER: "x-real-ip" }).clientIpHeader).toBeNull();
     expect(load([], { FOODAPI_TURNSTILE_TIMEOUT_MS: "300" }).turnstileTimeoutMs).toBe(300);
     expect(load(["--turnstile-timeout-ms", "60000"], { FOODAPI_TURNSTILE_TIMEOUT_MS: "300" }).turnstileTimeoutMs).toBe(60000);
+  });
+
+  test("the operating settings: metrics token, CORS origins, idle timeout, log level", () => {
+    const token = "s3cret-token-for-scrapes";
+    expect(load([], { FOODAPI_METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(load(["--cors-origins", "https://a.example, https://b.example:8443/"]).corsOrigins).toEqual(["https://a.example", "https://b.example:8443"]);
+    expect(load([], { FOODAPI_CORS_ORIGINS: " * " }).corsOrigins).toBe("*");
+    expect(load([], { FOODAPI_CORS_ORIGINS: "" }).corsOrigins).toEqual([]);
+    expect(load(["--idle-timeout", "5"], { FOODAPI_IDLE_TIMEOUT: "9" }).idleTimeoutSeconds).toBe(5);
+    expect(load([], { FOODAPI_IDLE_TIMEOUT: "120s" }).idleTimeoutSeconds).toBe(120);
+    expect(load([], { FOODAPI_LOG_LEVEL: "WARN" }).logLevel).toBe("warn");
+    expect(load(["--log-level", "debug"]).logLevel).toBe("debug");
+  });
+
+  test("an invalid metrics token is refused without repeating it", () => {
+    const secret = "short-secret";
+    expect(() => load([], { FOODAPI_METRICS_TOKEN: secret })).toThrow("FOODAPI_METRICS_TOKEN");
+    try {
+      load([], { FOODAPI_METRICS_TOKEN: secret });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(secret);
+    }
   });
 
   test("rate specs", () => {
@@ -46,6 +72,13 @@ describe("config", () => {
     [["--turnstile-timeout-ms", "0"], {}, "--turnstile-timeout-ms"],
     [["--turnstile-timeout-ms", "60001"], {}, "--turnstile-timeout-ms"],
     [[], { FOODAPI_TURNSTILE_TIMEOUT_MS: "5s" }, "FOODAPI_TURNSTILE_TIMEOUT_MS"],
+    [["--metrics-token", "has spaces in it, sixteen+"], {}, "--metrics-token"],
+    [[], { FOODAPI_CORS_ORIGINS: "https://ok.example,ftp://bad" }, "FOODAPI_CORS_ORIGINS"],
+    [["--cors-origins", "*,https://ok.example"], {}, "--cors-origins"],
+    [["--idle-timeout", "0"], {}, "--idle-timeout"],
+    [["--idle-timeout", "256"], {}, "--idle-timeout"],
+    [[], { FOODAPI_IDLE_TIMEOUT: "1m" }, "FOODAPI_IDLE_TIMEOUT"],
+    [["--log-level", "verbose"], {}, "--log-level"],
   ];
   for (const [argv, env, setting] of invalid) {
     test(`an invalid ${setting} is a ConfigError naming it`, () => {

@@ -36,10 +36,20 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
   NOT_FOUND: () => t.request("/no/such/route"),
   SESSION_REQUIRED: () => t.request("/v1/keys"),
   INVALID_EMAIL_OR_PASSWORD: () => t.request("/api/auth/sign-in/email", jsonPost({ email: "nobody@example.com", password: "whatever1" }, fromIp("10.0.0.5"))),
+  async BANNED_USER() {
+    await signUp({ email: "banned@example.com", password: "banned password", name: "B" }, fromIp("10.0.0.14"));
+    const user = (await t.stores.accounts.findByEmail("banned@example.com"))!;
+    await t.stores.accounts.setDisabled(user.id, true, Date.now());
+    return t.request("/api/auth/sign-in/email", jsonPost({ email: "banned@example.com", password: "banned password" }, fromIp("10.0.0.14")));
+  },
   INVALID_ORIGIN: () => signUp({ email: "o@example.com", password: "long enough", name: "A" }, { origin: "https://evil.example" }),
   CHALLENGE_FAILED: () => t.request("/v1/trial-token", jsonPost({ challengeToken: "bm9wZQ" }, fromIp("10.0.0.6"))),
   FOOD_NOT_FOUND: async () => t.request("/v1/foods/99999", { headers: { "x-api-key": (await t.issueKey(`f${Math.random()}@example.com`)).key } }),
   KEY_NOT_FOUND: () => t.request("/v1/keys/key_nope", { method: "DELETE", headers: { cookie } }),
+  SESSION_NOT_FOUND: () => t.request("/api/auth/revoke-session", jsonPost({ id: "ses_nope" }, { cookie })),
+  SIGN_IN_REQUIRED: () => t.request("/api/auth/list-sessions"),
+  INVALID_PASSWORD: () => t.request("/api/auth/delete-user", jsonPost({ password: "not the password" }, { cookie })),
+  EMAIL_CAN_NOT_BE_UPDATED: () => t.request("/api/auth/update-user", jsonPost({ name: "D", email: "other@example.com" }, { cookie })),
   PAYLOAD_TOO_LARGE: () => signUp({ email: "big@example.com", password: "x".repeat(20_000), name: "A" }, fromIp("10.0.0.7")),
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: () => signUp({ email: "docs@example.com", password: "docs password", name: "D" }, fromIp("10.0.0.8")),
   async RATE_LIMITED() {

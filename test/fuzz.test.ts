@@ -37,7 +37,7 @@ beforeAll(async () => {
     trialToken: { authorization: `Bearer ${token}` },
     // A session of its own per request (no argon2): sign-out, when fuzzed, ends only that one.
     get session() {
-      const { token, session } = newSession(() => Date.now(), key.userId, true);
+      const { token, session } = newSession(() => Date.now(), key.userId, true, { ipAddress: null, userAgent: null });
       // The request waits for it (below): the session exists before the request is made.
       sessionsStored.push(Promise.resolve(t.stores.sessions.insert(session)));
       return { cookie: `${SESSION_COOKIE}=${token}` };

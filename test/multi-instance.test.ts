@@ -4,7 +4,9 @@ import { ERRORS } from "../src/docs/operations";
 import { obtainTrialToken, solveToWidgetPayload } from "./helpers/altcha";
 import { type RunningServer, runBinary, startServer } from "./helpers/binary";
 import { jsonPost, sessionCookie } from "./helpers/http";
+import { pollUntil } from "./helpers/wait";
 import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRedis } from "./helpers/store-servers";
+import { POSTGRES_MIGRATIONS } from "../src/db/postgres-migrations";
 
 /**
  * Two compiled binaries on two ports sharing one PostgreSQL and one Redis (decisions §11): every rule of
@@ -39,8 +41,9 @@ describe.skipIf(missing !== undefined)("two instances sharing PostgreSQL and Red
   test("both came up on the empty database, the schema applied once; the start-up line names no password", async () => {
     const sql = new SQL(postgres.url);
     try {
-      const versions = await sql`SELECT version FROM foodapi_schema`;
-      expect(versions).toHaveLength(1);
+      // Every migration once (the version is the table's primary key, so a second apply would have failed).
+      const versions = await sql`SELECT version FROM foodapi_schema ORDER BY version`;
+      expect(versions).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
     } finally {
       await sql.close();
     }
@@ -70,6 +73,27 @@ describe.skipIf(missing !== undefined)("two instances sharing PostgreSQL and Red
     while (status === 200 && performance.now() - revokedAt < 1500) status = (await onA()).status;
     expect(status).toBe(401);
     expect(performance.now() - revokedAt).toBeLessThan(1000);
+  });
+
+  test("an account deleted on B: its key is refused on A at once (Redis's signal), usage of both instances adds up, the e-mail signs up again", async () => {
+    const signUp = await fetch(`${b.url}/api/auth/sign-up/email`, jsonPost({ email: "leaving@example.com", password: "password123", name: "L" }));
+    const cookie = sessionCookie(signUp);
+    const { id, key } = (await (await fetch(`${b.url}/v1/keys`, jsonPost({ name: "k" }, { cookie }))).json()) as { id: string; key: string };
+    for (const server of [a, b, a]) expect((await fetch(`${server.url}/v1/nutrients`, { headers: { "x-api-key": key } })).status).toBe(200);
+    await pollUntil(
+      async () => {
+        const { items } = (await (await fetch(`${a.url}/v1/keys/${id}/usage`, { headers: { cookie } })).json()) as { items: { allowed: number }[] };
+        return items[0]?.allowed === 3 ? true : undefined;
+      },
+      { ms: 5000, intervalMs: 100, what: "usage of 3 requests on two instances" },
+    );
+
+    const deleted = await fetch(`${b.url}/api/auth/delete-user`, jsonPost({ password: "password123" }, { cookie }));
+    expect(deleted.status).toBe(200);
+    // Not within the key cache's second: at once.
+    expect((await fetch(`${a.url}/v1/nutrients`, { headers: { "x-api-key": key } })).status).toBe(401);
+    expect((await fetch(`${b.url}/v1/nutrients`, { headers: { "x-api-key": key } })).status).toBe(401);
+    expect((await fetch(`${a.url}/api/auth/sign-up/email`, jsonPost({ email: "leaving@example.com", password: "password456", name: "L" }))).status).toBe(200);
   });
 
   test("60 concurrent requests with one fresh trial token, split across A and B: exactly 30 × 200 and 30 × 429", async () => {

@@ -112,7 +112,7 @@ describe("the OpenAPI document", () => {
   test("the error shape, the rate-limit headers and examples", async () => {
     const { paths, components } = await openApiDocument();
     expect(components.schemas.Error).toMatchObject({ required: ["code", "message"] });
-    expect(Object.keys(components.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "WWW-Authenticate"]);
+    expect(Object.keys(components.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "WWW-Authenticate"]);
 
     const search = paths["/v1/foods"]!.get!;
     expect(Object.keys(search.responses).sort()).toEqual(["200", "400", "401", "413", "429", "503"]);

@@ -10,6 +10,7 @@ import { InvalidStateUrl, StateStoreUnusable, storageFault } from "../src/db/sto
 import { apiKeys } from "../src/keys/postgres-schema";
 import { rateCounters } from "../src/limits/postgres-schema";
 import { secrets, trialUsage, usedChallenges } from "../src/trial/postgres-schema";
+import { keyUsage } from "../src/usage/postgres-schema";
 import { type ContractBackend, runStoreContracts } from "./contracts";
 import { user } from "./contracts/fixtures";
 import { postgresMissing, type StoreServer, startPostgres } from "./helpers/store-servers";
@@ -91,7 +92,7 @@ if (missing) {
       const stores = await openPostgresState(url);
       const client = new SQL(url, { max: 1 });
       try {
-        const tables = [users, sessions, apiKeys, rateCounters, secrets, usedChallenges, trialUsage, storageProbe, schemaVersions] as PgTable[];
+        const tables = [users, sessions, apiKeys, rateCounters, secrets, usedChallenges, trialUsage, storageProbe, schemaVersions, keyUsage] as PgTable[];
         const columns = (await client`
           SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public'
         `) as Array<{ table_name: string; column_name: string; data_type: string; is_nullable: "YES" | "NO" }>;

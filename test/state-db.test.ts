@@ -11,6 +11,7 @@ import { STATE_MIGRATIONS } from "../src/db/state-migrations";
 import { apiKeys, keyRevocations } from "../src/keys/sqlite-schema";
 import { rateCounters } from "../src/limits/sqlite-schema";
 import { secrets, trialUsage, usedChallenges } from "../src/trial/sqlite-schema";
+import { keyUsage } from "../src/usage/sqlite-schema";
 import { startServer } from "./helpers/binary";
 import { jsonPost } from "./helpers/http";
 
@@ -20,7 +21,7 @@ describe("the state database", () => {
     try {
       expect(state.sqlite.query("PRAGMA user_version").get()).toEqual({ user_version: STATE_MIGRATIONS.length });
       expect(state.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-      const tables = [users, sessions, apiKeys, keyRevocations, rateCounters, secrets, usedChallenges, trialUsage, storageProbe] as SQLiteTable[];
+      const tables = [users, sessions, apiKeys, keyRevocations, rateCounters, secrets, usedChallenges, trialUsage, storageProbe, keyUsage] as SQLiteTable[];
       const actualTables = state.sqlite
         // sqlite_sequence is SQLite's own, for AUTOINCREMENT.
         .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'sqlite_sequence' ORDER BY name")

@@ -25,6 +25,8 @@ const TARGETS = {
   exhaustedTrialVsSearch: 0.5,
   /** State in PostgreSQL and counters in Redis, one instance: at least this share of the SQLite mode's throughput. */
   storesVsSqlite: 0.7,
+  /** Counting every request for /metrics costs the search at most 3 % (of its server CPU per request, and of its throughput). */
+  metricsOnVsOff: 0.97,
 };
 
 interface Target {
@@ -61,6 +63,8 @@ export interface Figures {
   ceilings: Ceilings;
   oneWorker: { healthz: Measurement; search: Measurement; mix: Measurement; nutrientMix: Measurement; detail: Measurement; detailZstd: Measurement };
   trial: Measurement & { trialQuota: number };
+  /** Repeated search without and with --metrics-token, measured off, on, on, off. */
+  metrics: { off: Measurement[]; on: Measurement[] };
   twoWorkers: { search: Measurement; mix: Measurement; detail: Measurement };
   /** The PostgreSQL + Redis mode, or why it was skipped. */
   stores: StoresFigures | { skipped: string };
@@ -157,6 +161,13 @@ export function report(f: Figures): void {
     check("peak RSS per process, PostgreSQL + Redis 2 instances (MB)", Math.max(...storesTwoInstances.map((m) => m.peakRssPerProcessMb)), "(reported)", null);
   }
   for (const [name, m] of Object.entries(workloads2)) check(`--workers 2 gain, ${name}`, m.gainOverOneWorker, "(reported)", null);
+  const meanRps = (ms: Measurement[]) => ms.reduce((sum, m) => sum + m.requestsPerSecond, 0) / ms.length;
+  const metricsRatio = ratio(meanRps(f.metrics.on), meanRps(f.metrics.off));
+  check("search with metrics on / off, req/s (off, on, on, off)", metricsRatio, `>= ${TARGETS.metricsOnVsOff}`, atLeast(metricsRatio, TARGETS.metricsOnVsOff));
+  // CPU per request is the steadier figure on a shared machine: other work slows wrk and the server alike.
+  const meanCpu = (ms: Measurement[]) => ms.reduce((sum, m) => sum + (m.serverCpuMicrosPerRequest ?? NaN), 0) / ms.length;
+  const metricsCpuRatio = ratio(meanCpu(f.metrics.off), meanCpu(f.metrics.on));
+  check("search with metrics off / on, server CPU per request", metricsCpuRatio, `>= ${TARGETS.metricsOnVsOff}`, atLeast(metricsCpuRatio, TARGETS.metricsOnVsOff));
 
   const totalSeconds = round((performance.now() - f.runStarted) / 1000, 1);
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", bun: Bun.version, wrk: f.wrkVersion };
@@ -171,15 +182,16 @@ export function report(f: Figures): void {
     import: f.imported,
     sizes: f.sizes,
     ceilings,
-    workloads: { oneWorker: workloads1, twoWorkers: workloads2, postgresRedis: workloadsStores ?? { skipped: (f.stores as { skipped: string }).skipped } },
+    workloads: { oneWorker: workloads1, metrics: { ...f.metrics, ratioOnToOff: metricsRatio, cpuPerRequestOffToOn: metricsCpuRatio }, twoWorkers: workloads2, postgresRedis: workloadsStores ?? { skipped: (f.stores as { skipped: string }).skipped } },
     targets,
     notes: f.notes,
   };
   writeFileSync(join(ROOT, "bench/results.json"), JSON.stringify(results, null, 2) + "\n");
 
-  const rows: string[][] = [["workload (wrk -t2 -c64 -d" + SECONDS + "s)", "req/s", "p50 ms", "p99 ms", "non2xx/sockerr", "peak RSS MB", "x ceiling", "p99 x ceil", "gain w2", "x SQLite"]];
+  const rows: string[][] = [["workload (wrk -t2 -c64 -d" + SECONDS + "s)", "req/s", "p50 ms", "p99 ms", "non2xx/sockerr", "peak RSS MB", "CPU µs/req", "x ceiling", "p99 x ceil", "gain w2", "x SQLite"]];
   rows.push(...Object.values(ceilings).map((c) => row(c, true)));
   for (const m of Object.values(workloads1)) rows.push(row(m));
+  for (const m of [f.metrics.off[0]!, f.metrics.on[0]!, f.metrics.on[1]!, f.metrics.off[1]!]) rows.push(row(withRatio(m, ceilings.search)));
   for (const m of Object.values(workloads2)) rows.push(row(m));
   for (const m of Object.values(workloadsStores ?? {})) rows.push(row(m));
 
@@ -213,6 +225,7 @@ function row(m: Compared, isCeiling = false): string[] {
     fmt(m.p99Ms, 2),
     m.non2xx + socketErrors === 0 ? "0" : `${m.non2xx}/${socketErrors}`,
     fmt(m.peakTotalRssMb, 1),
+    fmt(m.serverCpuMicrosPerRequest, 1),
     isCeiling ? "-" : fmt(m.ratioToCeiling, 2),
     isCeiling ? "-" : fmt(m.p99ToCeilingP99, 2),
     m.gainOverOneWorker === undefined ? "" : fmt(m.gainOverOneWorker, 2),

@@ -1,6 +1,6 @@
 import { type MemoryReport, sampleMemory } from "./memory";
 import { round } from "./numbers";
-import { cleanEnv, track } from "./processes";
+import { cleanEnv, cpuSeconds, track } from "./processes";
 import type { Server } from "./servers";
 import { CONNECTIONS, SECONDS, THREADS, WARMUP_SECONDS } from "./settings";
 
@@ -19,6 +19,8 @@ export interface Measurement extends WrkResult, MemoryReport {
   label: string;
   url: string;
   bodyBytes?: number;
+  /** The server's CPU time (user + system, every process) over the measured run, per request answered. */
+  serverCpuMicrosPerRequest?: number;
 }
 
 /** How wrk sends: fixed headers, or a Lua script (with its environment); threads and connections (default -t2 -c64). */
@@ -73,7 +75,7 @@ function parseWrk(output: string): WrkResult {
 }
 
 /** One wrk run, bounded by its duration and a hard timeout 30 s past it. */
-async function wrk(wrkPath: string, url: string, seconds: number, options: WrkClient = {}): Promise<{ output: string; result: WrkResult }> {
+export async function wrk(wrkPath: string, url: string, seconds: number, options: WrkClient = {}): Promise<{ output: string; result: WrkResult }> {
   const args = [wrkPath, `-t${options.threads ?? THREADS}`, `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "--latency"];
   if (options.script) args.push("-s", options.script);
   for (const header of options.headers ?? []) args.push("-H", header);
@@ -92,6 +94,7 @@ export async function measure(wrkPath: string, label: string, server: Server, pa
   process.stderr.write(`bench: ${label} ... `);
   if (WARMUP_SECONDS > 0) await wrk(wrkPath, url, WARMUP_SECONDS, options);
   const sampler = sampleMemory(server.pid, options.tree ?? true);
+  const cpuBefore = cpuSeconds(server.pid, options.tree ?? true);
   let measured: Awaited<ReturnType<typeof wrk>> | undefined;
   let memory: MemoryReport;
   try {
@@ -99,8 +102,10 @@ export async function measure(wrkPath: string, label: string, server: Server, pa
   } finally {
     memory = sampler.stop();
   }
-  const m: Measurement = { label, url: path, ...measured.result, ...memory };
-  process.stderr.write(`${m.requestsPerSecond} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms${m.non2xx ? `, non-2xx ${m.non2xx}` : ""}\n`);
+  const cpu = cpuSeconds(server.pid, options.tree ?? true) - cpuBefore;
+  const serverCpuMicrosPerRequest = measured.result.requests > 0 ? round((cpu * 1e6) / measured.result.requests, 2) : undefined;
+  const m: Measurement = { label, url: path, ...measured.result, ...memory, serverCpuMicrosPerRequest };
+  process.stderr.write(`${m.requestsPerSecond} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, server CPU ${serverCpuMicrosPerRequest} µs/request${m.non2xx ? `, non-2xx ${m.non2xx}` : ""}\n`);
   return m;
 }
 

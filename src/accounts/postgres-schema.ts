@@ -16,6 +16,8 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash"),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
   updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  /** Set by `foodapi users disable`, cleared by `users enable`. */
+  disabledAt: bigint("disabled_at", { mode: "number" }),
 });
 
 true satisfies SameShape<typeof users.$inferSelect, User>;
@@ -32,6 +34,9 @@ export const sessions = pgTable(
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     /** false for `rememberMe: false`: the cookie then lives only as long as the browser session. */
     persistent: boolean("persistent").notNull(),
+    /** Recorded at sign-in and sign-up, for the account's session list; null for sessions from before. */
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },

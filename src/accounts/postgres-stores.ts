@@ -1,7 +1,11 @@
-import { eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
+import { apiKeys } from "../keys/postgres-schema";
 import { sessions, users } from "./postgres-schema";
 import type { AccountStore, SessionStore } from "./store";
+
+/** Text PostgreSQL cannot hold: an id from a request with a NUL is nobody's (as keys/postgres-store.ts has it). */
+const impossible = (id: string) => id.includes("\u0000");
 
 export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
   const byEmail = db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare("users_by_email");
@@ -16,6 +20,45 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
         if (inserted && firstSession) await tx.insert(sessions).values(firstSession);
         return inserted;
       }),
+    count: async () => (await db.select({ n: count() }).from(users))[0]!.n,
+
+    async rename(userId, name, now) {
+      const [renamed] = await db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId)).returning();
+      return renamed;
+    },
+
+    changePassword: (userId, passwordHash, now, replacement) =>
+      db.transaction(async (tx) => {
+        const [changed] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
+        if (changed && replacement) {
+          await tx.delete(sessions).where(eq(sessions.userId, userId));
+          await tx.insert(sessions).values(replacement);
+        }
+        return changed;
+      }),
+
+    // The account's row is locked first: a key being issued for it (which locks the same row,
+    // keys/postgres-store.ts) finishes before, or finds no account after. Deleting the keys cascades to
+    // their usage; a usage flush racing this waits on the keys' rows or skips them (usage/postgres-store.ts).
+    delete: (userId) =>
+      db.transaction(async (tx) => {
+        const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+        if (!found) return undefined;
+        const keys = await tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
+        await tx.delete(sessions).where(eq(sessions.userId, userId));
+        await tx.delete(users).where(eq(users.id, userId));
+        return { keys };
+      }),
+    // The hidden order of equal creation times is the primary key's: stable, if not insertion order.
+    list: async () => await db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)),
+    setDisabled: async (userId, disabled, now) =>
+      (
+        await db
+          .update(users)
+          .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, ${now}::bigint)` : null, updatedAt: now })
+          .where(eq(users.id, userId))
+          .returning()
+      )[0],
   };
 }
 
@@ -40,6 +83,18 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
     async delete(id) {
       await db.delete(sessions).where(eq(sessions.id, id));
     },
+
+    // No insertion order to break ties with: of two sessions of one millisecond, the order is the ids'.
+    listOfUser: async (userId) =>
+      await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.createdAt), desc(sessions.id)),
+
+    async deleteOfUser(userId, id) {
+      if (impossible(id)) return false;
+      return (await db.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id })).length > 0;
+    },
+
+    deleteOthersOfUser: async (userId, keepId) =>
+      (await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id })).length,
 
     // PostgreSQL's DELETE has no LIMIT: the batch is chosen by a subquery.
     async sweepExpired(now, batch) {

@@ -12,9 +12,14 @@ import { signIn, signUp, toSessionJson, toUserJson } from "./service";
 import type { SessionDeps } from "./session-guard";
 import { createSession, invalidateSession, newSession, validateSession } from "./sessions";
 import type { AccountStore } from "./store";
+import type { ActiveKeys } from "../keys/active-keys";
+import { exampleSession as session, exampleUser as user } from "./examples";
+import { selfServiceRoutes } from "./self-service-routes";
+import { sessionClientOf } from "./session-client";
 
 export interface AuthRouteDeps extends SessionDeps {
   accounts: AccountStore;
+  activeKeys: ActiveKeys;
   limiter: Limiter;
   config: Config;
   allowedOrigins: ReadonlySet<string>;
@@ -25,31 +30,25 @@ const sessionAnswer = (body: typeof GetSessionResponse.static) => new Response(J
 /** What sign-up and sign-in can answer besides their own errors: the body, the origin, the IP limit. */
 const AUTH_ERRORS = ["VALIDATION_ERROR", "INVALID_ORIGIN", "TOO_MANY_REQUESTS", STATE_ERROR] as const;
 
-const user = {
-  id: "usr_7Qp2Xw9LmZk4",
-  email: "you@example.com",
-  name: "You",
-  emailVerified: false,
-  image: null,
-  createdAt: "2026-01-05T10:00:00.000Z",
-  updatedAt: "2026-01-05T10:00:00.000Z",
-};
-const session = { id: "ses_3hV8rTq1Nc5y", userId: user.id, expiresAt: "2026-01-12T10:00:00.000Z", createdAt: user.createdAt, updatedAt: user.createdAt };
 
-/** `/api/auth/*`: sign-up, sign-in, get-session and sign-out with Better Auth's shapes. */
+/**
+ * `/api/auth/*`: sign-up, sign-in, get-session and sign-out with Better Auth's shapes, and the account's
+ * self-service (self-service-routes.ts).
+ */
 export function authRoutes(deps: AuthRouteDeps) {
   const { accounts, sessions, clock, secureCookies } = deps;
   const limited = new Elysia()
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/sign-up/email",
-      async ({ body, cookie, set }) => {
+      async ({ body, cookie, set, request }) => {
         Object.assign(set.headers, NO_STORE);
+        const client = sessionClientOf(request, deps.config.clientIpHeader);
         let token = "";
         // The account and its first session are written together: a failed write leaves neither, so a
         // retry is a clean sign-up rather than "e-mail taken" without a session.
         const user = await signUp(accounts, clock, body, (userId) => {
-          const created = newSession(clock, userId, true);
+          const created = newSession(clock, userId, true, client);
           token = created.token;
           return created.session;
         });
@@ -73,11 +72,11 @@ export function authRoutes(deps: AuthRouteDeps) {
     )
     .post(
       "/sign-in/email",
-      async ({ body, cookie, set }) => {
+      async ({ body, cookie, set, request }) => {
         Object.assign(set.headers, NO_STORE);
         const user = await signIn(accounts, body);
         const persistent = body.rememberMe !== false;
-        const token = await createSession(sessions, clock, user.id, persistent);
+        const token = await createSession(sessions, clock, user.id, persistent, sessionClientOf(request, deps.config.clientIpHeader));
         setSessionCookie(cookie, token, { secure: secureCookies, persistent });
         return { redirect: false as const, token, user: toUserJson(user) };
       },
@@ -86,10 +85,11 @@ export function authRoutes(deps: AuthRouteDeps) {
         response: { 200: SignInResponse },
         detail: operation({
           summary: "Sign in with e-mail and password",
-          description: "An unknown e-mail and a wrong password get the same 401. `rememberMe: false` makes the cookie end with the browser session.",
+          description:
+            "An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (`foodapi users disable`) gets 403 `BANNED_USER`. `rememberMe: false` makes the cookie end with the browser session.",
           tags: ["Accounts"],
           credential: "none",
-          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD"],
+          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER"],
           requestExample: { email: "you@example.com", password: "a long password" },
           examples: { "200": { redirect: false, token: "<session token>", user } },
           setsCookie: true,
@@ -100,6 +100,7 @@ export function authRoutes(deps: AuthRouteDeps) {
   return new Elysia({ prefix: "/api/auth" })
     .use(originCheck(deps.allowedOrigins))
     .use(limited)
+    .use(selfServiceRoutes(deps))
     .get(
       "/get-session",
       async ({ cookie }) => {

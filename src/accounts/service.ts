@@ -15,14 +15,7 @@ import type { AccountStore, Session, User } from "./store";
 export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpBody, firstSession?: (userId: string) => Session): Promise<User> {
   const email = parseEmail(body.email);
   if (email === undefined) throw apiError("INVALID_EMAIL");
-  // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
-  const passwordLength = codePointLength(body.password);
-  if (passwordLength < PASSWORD_MIN_LENGTH) {
-    throw apiError("PASSWORD_TOO_SHORT");
-  }
-  if (passwordLength > PASSWORD_MAX_LENGTH) {
-    throw apiError("PASSWORD_TOO_LONG");
-  }
+  checkNewPassword(body.password);
   const checked = parseName(body.name, USER_NAME_MAX_LENGTH);
   if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
   const name = checked.name;
@@ -36,8 +29,16 @@ export async function signUp(accounts: AccountStore, clock: Clock, body: SignUpB
   return user;
 }
 
+/** A password a user chooses (sign-up, change-password) meets the length rules, or this throws their error. */
+export function checkNewPassword(password: string): void {
+  // Passwords are counted as given (never trimmed or normalised: they are secrets, not display text).
+  const passwordLength = codePointLength(password);
+  if (passwordLength < PASSWORD_MIN_LENGTH) throw apiError("PASSWORD_TOO_SHORT");
+  if (passwordLength > PASSWORD_MAX_LENGTH) throw apiError("PASSWORD_TOO_LONG");
+}
+
 function newUser({ email, name, passwordHash, now }: { email: string; name: string; passwordHash: string | null; now: number }): User {
-  return { id: newId("usr"), email, name, emailVerified: false, image: null, passwordHash, createdAt: now, updatedAt: now };
+  return { id: newId("usr"), email, name, emailVerified: false, image: null, passwordHash, createdAt: now, updatedAt: now, disabledAt: null };
 }
 
 /**
@@ -53,13 +54,15 @@ export async function findOrCreatePasswordlessAccount(accounts: AccountStore, em
   );
 }
 
-/** Unknown e-mail and wrong password are one answer, after the same argon2 work. */
+/** Unknown e-mail and wrong password are one answer, after the same argon2 work; a disabled account is 403. */
 export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
   const email = parseEmail(body.email);
   const user = email === undefined ? undefined : await accounts.findByEmail(email);
   const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
   const valid = await verifyPassword(passwordHash, body.password);
   if (!user?.passwordHash || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");
+  // Only to the holder of the password, as Better Auth's admin plugin has it: nobody else learns of the ban.
+  if (user.disabledAt !== null) throw apiError("BANNED_USER");
   return user;
 }
 

@@ -13,25 +13,26 @@ export interface SessionDeps {
 }
 
 /**
- * Every route under `prefix` needs a session; they get `account` (the valid session and its user) or
- * answer 401. The check runs when the request arrives, before Elysia reads or validates a body, so that
- * without a session the answer is the same 401 whatever was sent. (Elysia's `onRequest` sees every
- * request, hence the prefix.)
+ * Every route under `prefix` (or each of several) needs a session; they get `account` (the valid session
+ * and its user) or answer 401 (`required`). The check runs when the request arrives, before Elysia reads or
+ * validates a body, so that without a session the answer is the same 401 whatever was sent. (Elysia's
+ * `onRequest` sees every request, hence the prefixes.)
  */
-export function sessionGuard(deps: SessionDeps, prefix: string) {
+export function sessionGuard(deps: SessionDeps, prefix: string | readonly string[], required: "SESSION_REQUIRED" | "SIGN_IN_REQUIRED" = "SESSION_REQUIRED") {
   const checked = new WeakMap<Request, { account: ValidSession; token: string }>();
-  const covers = (path: string) => path === prefix || path.startsWith(`${prefix}/`);
+  const prefixes = typeof prefix === "string" ? [prefix] : prefix;
+  const covers = (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
   return new Elysia()
     .onRequest(async ({ request }) => {
       if (!covers(splitUrl(request.url).path)) return;
       const token = sessionTokenFromHeader(request.headers.get("cookie"));
       const account = await validateSession(deps.sessions, deps.clock, token);
-      if (!account || !token) throw apiError("SESSION_REQUIRED");
+      if (!account || !token) throw apiError(required);
       checked.set(request, { account, token });
     })
     .resolve({ as: "scoped" }, ({ request, cookie }) => {
       const found = checked.get(request);
-      if (!found) throw apiError("SESSION_REQUIRED");
+      if (!found) throw apiError(required);
       resendIfExtended(cookie, found.token, found.account, { secure: deps.secureCookies });
       return { account: found.account };
     });

@@ -2,6 +2,9 @@ import type { Clock } from "../clock";
 import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
 import type { Session, SessionStore, User } from "./store";
 
+/** Where a session is started from, as the account's session list shows it (accounts/session-client.ts). */
+export type SessionClient = Pick<Session, "ipAddress" | "userAgent">;
+
 /**
  * Server-side sessions after the Copenhagen Book: a random token (256 bits) in the cookie, its SHA-256 in
  * the database, validation by lookup and constant-time compare. Failures return null; nothing throws.
@@ -19,7 +22,7 @@ export interface ValidSession {
 }
 
 /** A new session for the account: its token (for the cookie, never stored) and the record to store. */
-export function newSession(clock: Clock, userId: string, persistent: boolean): { token: string; session: Session } {
+export function newSession(clock: Clock, userId: string, persistent: boolean, client: SessionClient): { token: string; session: Session } {
   const token = randomBase58(32);
   const now = clock();
   const session: Session = {
@@ -28,6 +31,8 @@ export function newSession(clock: Clock, userId: string, persistent: boolean): {
     userId,
     expiresAt: now + SESSION_TTL_SECONDS * 1000,
     persistent,
+    ipAddress: client.ipAddress,
+    userAgent: client.userAgent,
     createdAt: now,
     updatedAt: now,
   };
@@ -35,8 +40,8 @@ export function newSession(clock: Clock, userId: string, persistent: boolean): {
 }
 
 /** Starts a session for the account: the token for the cookie. */
-export async function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean): Promise<string> {
-  const { token, session } = newSession(clock, userId, persistent);
+export async function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean, client: SessionClient): Promise<string> {
+  const { token, session } = newSession(clock, userId, persistent, client);
   await store.insert(session);
   return token;
 }
@@ -47,7 +52,8 @@ export async function validateSession(store: SessionStore, clock: Clock, token: 
   const found = await store.findByTokenHash(tokenHash);
   if (!found || !constantTimeEqual(found.session.tokenHash, tokenHash)) return null;
   const now = clock();
-  if (now >= found.session.expiresAt) {
+  // A disabled account's sessions are deleted with the disabling; one a sign-in racing it created is refused here.
+  if (now >= found.session.expiresAt || found.user.disabledAt !== null) {
     await store.delete(found.session.id);
     return null;
   }

@@ -1,7 +1,10 @@
-import { eq } from "drizzle-orm";
+import { asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
+import { apiKeys, keyRevocations } from "../keys/sqlite-schema";
+import { ALL_KEYS } from "../keys/store";
+import { keyUsage } from "../usage/sqlite-schema";
 import { sessions, users } from "./sqlite-schema";
-import type { AccountStore, Session, User } from "./store";
+import type { AccountStore, DeletedAccount, Session, User } from "./store";
 
 export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore {
   // IMMEDIATE: the write lock is taken at the start, so two sign-ups of one e-mail in two processes queue
@@ -11,8 +14,46 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
     if (inserted && firstSession) db.insert(sessions).values(firstSession).run();
     return inserted;
   });
+  const changePassword = sqlite.transaction((userId: string, passwordHash: string, now: number, replacement: Session | undefined): User | undefined => {
+    const changed = db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning().get();
+    if (changed && replacement) {
+      db.delete(sessions).where(eq(sessions.userId, userId)).run();
+      db.insert(sessions).values(replacement).run();
+    }
+    return changed;
+  });
+  const deleteAccount = sqlite.transaction((userId: string, now: number): DeletedAccount | undefined => {
+    const keys = db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).all();
+    const ids = keys.map((key) => key.id);
+    if (ids.length > 0) {
+      db.delete(keyUsage).where(inArray(keyUsage.keyId, ids)).run();
+      db.delete(apiKeys).where(inArray(apiKeys.id, ids)).run();
+      // The other processes must drop these keys from their caches now, but the revocation log would keep
+      // their hashes for an hour: their entries go (earlier revokes') and the log gets a mark that names no
+      // key and makes every process drop all it has cached (keys/sqlite-store.ts), which an account
+      // deletion, being rare, can afford. A process that had not read the removed entries yet meets the
+      // mark after them, so it misses nothing.
+      db.delete(keyRevocations).where(inArray(keyRevocations.keyHash, keys.map((key) => key.keyHash))).run();
+      db.insert(keyRevocations).values({ keyHash: ALL_KEYS, revokedAt: now }).run();
+    }
+    db.delete(sessions).where(eq(sessions.userId, userId)).run();
+    const deleted = db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).get();
+    return deleted ? { keys } : undefined;
+  });
   return {
     findByEmail: (email) => db.select().from(users).where(eq(users.email, email)).get(),
     insert: (user, firstSession) => insert.immediate(user, firstSession),
+    count: () => db.select({ n: count() }).from(users).get()!.n,
+    rename: (userId, name, now) => db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId)).returning().get(),
+    changePassword: (userId, passwordHash, now, replacement) => changePassword.immediate(userId, passwordHash, now, replacement),
+    delete: (userId, now) => deleteAccount.immediate(userId, now),
+    list: () => db.select().from(users).orderBy(asc(users.createdAt), sql`${users}.rowid`).all(),
+    setDisabled: (userId, disabled, now) =>
+      db
+        .update(users)
+        .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, ${now})` : null, updatedAt: now })
+        .where(eq(users.id, userId))
+        .returning()
+        .get(),
   };
 }

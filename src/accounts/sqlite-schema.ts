@@ -13,6 +13,8 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
+  /** Set by `foodapi users disable`, cleared by `users enable`. */
+  disabledAt: integer("disabled_at"),
 });
 
 true satisfies SameShape<typeof users.$inferSelect, User>;
@@ -27,6 +29,9 @@ export const sessions = sqliteTable("sessions", {
   expiresAt: integer("expires_at").notNull(),
   /** false for `rememberMe: false`: the cookie then lives only as long as the browser session. */
   persistent: integer("persistent", { mode: "boolean" }).notNull(),
+  /** Recorded at sign-in and sign-up, for the account's session list; null for sessions from before. */
+  ipAddress: text("ip_address"),
+  userAgent: text("user_agent"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

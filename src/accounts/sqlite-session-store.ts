@@ -1,4 +1,4 @@
-import { eq, inArray, lte } from "drizzle-orm";
+import { and, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { sessions, users } from "./sqlite-schema";
 import type { SessionStore } from "./store";
@@ -25,6 +25,16 @@ export function createSqliteSessionStore({ db }: StateDb): SessionStore {
     delete(id) {
       db.delete(sessions).where(eq(sessions.id, id)).run();
     },
+
+    // Insertion order breaks ties: of two sessions started in the same millisecond, the later first.
+    listOfUser: (userId) =>
+      db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.createdAt), sql`${sessions}.rowid DESC`).all(),
+
+    deleteOfUser: (userId, id) =>
+      db.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id }).all().length > 0,
+
+    deleteOthersOfUser: (userId, keepId) =>
+      db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id }).all().length,
 
     sweepExpired(now, batch) {
       const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch);

@@ -18,6 +18,11 @@ export interface User {
   passwordHash: string | null;
   createdAt: number;
   updatedAt: number;
+  /**
+   * When `foodapi users disable` disabled the account; null while it is enabled. A disabled account cannot
+   * sign in, has no sessions, and its keys are refused (KeyStore.findActiveByHash does not find them).
+   */
+  disabledAt: number | null;
 }
 
 /** A server-side session: the cookie carries a random token, only its SHA-256 is kept. */
@@ -28,8 +33,20 @@ export interface Session {
   expiresAt: number;
   /** false for `rememberMe: false`: the cookie then lives only as long as the browser session. */
   persistent: boolean;
+  /**
+   * Where the session was started, for the account's own session list: the client IP as rate limits see
+   * it (http/client-ip.ts: an IPv6 address as its /64) and the User-Agent (cut short); null when unknown.
+   */
+  ipAddress: string | null;
+  userAgent: string | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** What deleting an account removed besides it, for the callers that must tell other processes. */
+export interface DeletedAccount {
+  /** Every key of the account (revoked ones too): each process drops them from its key cache. */
+  keys: { id: string; keyHash: string }[];
 }
 
 export interface AccountStore {
@@ -40,6 +57,29 @@ export interface AccountStore {
    * exactly one succeeds.
    */
   insert(user: User, firstSession?: Session): MaybePromise<User | undefined>;
+  /** How many accounts there are (the metrics' gauge). */
+  count(): MaybePromise<number>;
+  /** Sets the account's name (and updatedAt); the account as it now is, undefined when there is none. */
+  rename(userId: string, name: string, now: number): MaybePromise<User | undefined>;
+  /**
+   * Sets the password hash (and updatedAt). With `replaceSessionsWith`, every session of the account ends
+   * and that one is stored instead, in the same transaction: no moment where the old sessions still work
+   * with the new password, nor one without a session. The account as it now is; undefined when there is none.
+   */
+  changePassword(userId: string, passwordHash: string, now: number, replaceSessionsWith?: Session): MaybePromise<User | undefined>;
+  /**
+   * Deletes the account and everything kept of it, in one transaction: its sessions, all its keys (active
+   * and revoked) and their usage counts. Undefined when there is no such account. The e-mail is free again
+   * at once. (Rate-limit counters live in the LimitStore, possibly elsewhere: the caller forgets those.)
+   */
+  delete(userId: string, now: number): MaybePromise<DeletedAccount | undefined>;
+  /** Every account, oldest first (the admin CLI's `users list`). */
+  list(): MaybePromise<User[]>;
+  /**
+   * Disables the account (`disabledAt` = now) or enables it (null); `updatedAt` becomes now. Returns the
+   * account as it now is; undefined for an unknown id. Disabling a disabled account keeps its first time.
+   */
+  setDisabled(userId: string, disabled: boolean, now: number): MaybePromise<User | undefined>;
 }
 
 /** Sessions are found by the hash of their token only. */
@@ -49,6 +89,12 @@ export interface SessionStore {
   findByTokenHash(tokenHash: string): MaybePromise<{ session: Session; user: User } | undefined>;
   extend(id: string, expiresAt: number, now: number): MaybePromise<void>;
   delete(id: string): MaybePromise<void>;
+  /** The account's sessions, expired ones included (expiry is the caller's rule), newest first. */
+  listOfUser(userId: string): MaybePromise<Session[]>;
+  /** Deletes the session if it is this account's; false when it is unknown or another account's. */
+  deleteOfUser(userId: string, id: string): MaybePromise<boolean>;
+  /** Deletes every session of the account but `keepId`; returns how many went. */
+  deleteOthersOfUser(userId: string, keepId: string): MaybePromise<number>;
   /** Deletes up to `batch` sessions expired at `now`; returns how many went. */
   sweepExpired(now: number, batch: number): MaybePromise<number>;
 }

@@ -2,6 +2,7 @@ import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
 import type { CommandSpec } from "../config/args";
 import { DEFAULT_CATALOG_FILE } from "../db/catalog-db";
 import { SETTING_FLAGS, settingsHelp } from "../config/settings";
+import { BACKUP_USAGE, KEYS_USAGE, RESTORE_USAGE, USERS_USAGE } from "./usage";
 
 /** Each subcommand: what it accepts (for the argument parser) and its usage (for `--help`). */
 export interface Command extends CommandSpec {
@@ -10,6 +11,8 @@ export interface Command extends CommandSpec {
 }
 
 const none = { min: 0, max: 0, name: "" };
+/** Where the commands that work on a server's state find it: the same settings as serve. */
+const STATE_FLAGS = ["data-dir", "state-url", "redis-url"];
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: {
@@ -25,11 +28,32 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     usage: `Usage: foodapi import [SR28] [--out FILE]\n\nImports SR28 from SR28: a directory of .txt or .txt.zst files, or the USDA's sr28asc.zip (default: FOODAPI_SR28_DIR,\nelse ./${DEFAULT_SR28_SOURCE}, the copy in a foodapi checkout), into a catalog database at FILE (default: ./${DEFAULT_CATALOG_FILE}).\nThe release's files are checked against its SHA-256; nothing is written unless it all imports.\n`,
   },
   keys: {
-    flags: ["email", "name", "data-dir", "state-url"],
-    positionals: { min: 1, max: 1, name: "a subcommand ('create')" },
-    summary: "issue an API key (creates the account if needed)",
-    usage:
-      "Usage: foodapi keys create --email E --name N [--data-dir DIR | --state-url postgres://…]\n\nIssues an API key for E in the state a server uses: its data directory (--data-dir or FOODAPI_DATA_DIR, default ./data;\nit must exist: start the server once first), or its PostgreSQL (--state-url or FOODAPI_STATE_URL). The key is the only\nline on stdout.\n",
+    flags: ["email", "name", ...STATE_FLAGS],
+    switches: ["json"],
+    positionals: { min: 1, max: 2, name: "a subcommand (create, list or revoke)" },
+    summary: "issue, list and revoke API keys: keys create|list|revoke",
+    usage: KEYS_USAGE,
+  },
+  users: {
+    flags: STATE_FLAGS,
+    switches: ["json"],
+    positionals: { min: 1, max: 2, name: "a subcommand (list, disable, enable or set-password)" },
+    summary: "list accounts, disable or enable one, set its password",
+    usage: USERS_USAGE,
+  },
+  backup: {
+    flags: ["out", ...STATE_FLAGS],
+    switches: ["json"],
+    positionals: none,
+    summary: "a consistent copy of the state database, while a server runs",
+    usage: BACKUP_USAGE,
+  },
+  restore: {
+    flags: STATE_FLAGS,
+    switches: ["json"],
+    positionals: { min: 1, max: 1, name: "the backup FILE" },
+    summary: "put a backup in place as the state database (the server stopped)",
+    usage: RESTORE_USAGE,
   },
   "trial-token": {
     flags: ["url"],
@@ -43,6 +67,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
 };
 
 export function overallHelp(): string {
-  const commands = Object.entries(COMMANDS).map(([name, c]) => `  foodapi ${name.padEnd(11)} ${c.summary}`).join("\n");
+  const commands = Object.entries(COMMANDS).map(([name, c]) => `  foodapi ${name.padEnd(12)} ${c.summary}`).join("\n");
   return `foodapi: the USDA SR28 food composition API in one binary\n\nCommands:\n${commands}\n\n'foodapi COMMAND --help' shows a command's usage.\n\nSettings (flag, environment variable; a flag wins over its variable, which wins over the default):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`;
 }

@@ -3,12 +3,14 @@ import { createSqliteCatalogStore } from "../catalog/sqlite-store";
 import { systemClock } from "../clock";
 import { type Config, ConfigError, withBoundPort } from "../config/config";
 import { CannotStart } from "./errors";
-import { embeddedCatalogFile, openCatalog } from "../db/catalog-db";
+import { describeCatalog, embeddedCatalogFile, openCatalog } from "../db/catalog-db";
 import { openState, stateUnusable } from "../db/open-state";
 import { createAccessLog } from "../http/access-log";
 import { loggableError } from "../http/error-mapping";
 import { startHttpServer } from "../http/server";
+import type { MaybePromise } from "../maybe-promise";
 import { announce } from "./announce";
+import { primaryCollector, workerCollector } from "../metrics/fleet";
 import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./workers";
 
 /**
@@ -34,9 +36,10 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   });
   const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir));
   const state = await openState(config, (line) => console.error(line));
-  const shutdownTasks: (() => void)[] = [];
+  const shutdownTasks: (() => MaybePromise<void>)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;
+  const logsRequests = config.logLevel === "info" || config.logLevel === "debug";
   // Bound first, so that the app is built knowing the real port (`--port 0`); a request that arrives
   // before the app is built waits for it.
   let app: FoodApi | undefined;
@@ -51,12 +54,19 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       port: config.port,
       clientIpHeader: config.clientIpHeader,
       handle: (request) => (app ? app.handle(request) : built!.then((ready) => ready.handle(request))),
-      log: accessLog.log,
+      // A request answered before the app is built (it waited for it) is counted by then too.
+      observe: config.metricsToken || config.logLevel === "debug" ? (request, path, status, ms) => app?.observe(request, path, status, ms) : undefined,
+      log: logsRequests ? accessLog.log : undefined,
+      logRoute: config.logLevel === "debug",
+      idleTimeoutSeconds: config.idleTimeoutSeconds,
       reusePort: role !== null || leading,
       worker: role?.index ?? (leading ? 0 : undefined),
     }),
   );
   config = withBoundPort(config, server.port!);
+  let workers: WorkerFleet | undefined;
+  // The workers' messages to the first process (metrics/fleet.ts), once the app is built.
+  let onWorkerMessage: ReturnType<typeof primaryCollector>["onWorkerMessage"] = () => {};
   try {
     built = createFoodApi({
       config,
@@ -66,6 +76,14 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: loggableError(error) })),
       onShutdown: (task) => shutdownTasks.push(task),
       housekeeping: true,
+      worker: role?.index ?? 0,
+      // A scrape gathers every process's counters: a worker asks the first process, which asks them all.
+      collectMetrics: (local) => {
+        if (role) return workerCollector(local, role);
+        const collector = primaryCollector(local, () => workers);
+        onWorkerMessage = collector.onWorkerMessage;
+        return collector.collect;
+      },
     });
     app = await built;
   } catch (error) {
@@ -73,25 +91,31 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     throw stateUnusable(config, error);
   }
 
-  let workers: WorkerFleet | undefined;
   let started = true;
   if (role) {
     role.ready(server.port!);
   } else if (leading) {
-    workers = startWorkers(server.port!, 1, config.workers - 1);
+    workers = startWorkers(server.port!, 1, config.workers - 1, (index, message) => onWorkerMessage(index, message));
     started = await workers.ready.then(
       () => true,
       (error) => (console.error(`foodapi: ${(error as Error).message}`), false),
     );
-    if (started) announce(config, server.url.origin, config.workers);
+    if (started) announce(config, server.url.origin, config.workers, await describeCatalog(config.catalogPath));
   } else {
-    announce(config, server.url.origin, 1);
+    announce(config, server.url.origin, 1, await describeCatalog(config.catalogPath));
   }
 
   const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
   const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);
-  for (const task of shutdownTasks) task();
+  for (const task of shutdownTasks) {
+    try {
+      await task();
+    } catch (error) {
+      // A store that is down at shutdown loses what was left to write (usage counts): not a reason to hang.
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: loggableError(error) }));
+    }
+  }
   accessLog.flush();
   await state.close();
   catalog.close();

@@ -13,8 +13,18 @@ const PARENT_ENV = "FOODAPI_WORKER_PARENT";
 const RESTART_DELAY_MS = 1000;
 const MAX_QUICK_CRASHES = 5;
 
-/** In a worker process: its index and how to tell the first process that it listens. */
-export type WorkerRole = { index: number; ready(port: number): void };
+/** In a worker process: its index, how to tell the first process that it listens, and a message channel to it. */
+export type WorkerRole = {
+  index: number;
+  ready(port: number): void;
+  /** Sends a message to the first process (over the IPC channel it started this worker with). */
+  send(message: WorkerMessage): void;
+  /** Messages from the first process other than the start-up handshake. */
+  onMessage(handler: (message: WorkerMessage) => void): void;
+};
+
+/** What travels between the first process and its workers besides the handshake (metrics, fleet.ts). */
+export type WorkerMessage = { readonly type: string; readonly [field: string]: unknown };
 
 export function workerRole(): WorkerRole | null {
   const index = process.env[WORKER_ENV];
@@ -34,6 +44,14 @@ export function workerRole(): WorkerRole | null {
       checkParent();
       setInterval(checkParent, 500).unref();
     },
+    send(message) {
+      process.send!(message);
+    },
+    onMessage(handler) {
+      process.on("message", (message: WorkerMessage) => {
+        if (typeof message === "object" && message !== null && typeof message.type === "string") handler(message);
+      });
+    },
   };
 }
 
@@ -48,6 +66,10 @@ export interface WorkerFleet {
   /** Resolves when every worker listens; rejects when one exits before it does. */
   readonly ready: Promise<void>;
   readonly size: number;
+  /** The indices of the workers running now. */
+  running(): number[];
+  /** Sends a message to worker `index`; false when it is not running. */
+  send(index: number, message: WorkerMessage): boolean;
   /** Forwards SIGTERM and waits for every worker to drain; true when all exited with code 0. */
   stop(): Promise<boolean>;
 }
@@ -56,7 +78,7 @@ export interface WorkerFleet {
  * Starts workers `first..first+count-1` on `port`, which this process already listens on, and restarts any
  * that dies (unless it keeps dying at start-up: then this process is asked to stop).
  */
-export function startWorkers(port: number, first: number, count: number): WorkerFleet {
+export function startWorkers(port: number, first: number, count: number, onMessage: (index: number, message: WorkerMessage) => void = () => {}): WorkerFleet {
   const args = process.argv.slice(2).filter((arg, i, all) => arg !== "--port" && all[i - 1] !== "--port" && !arg.startsWith("--port="));
   let stopping = false;
   let quickCrashes = 0;
@@ -70,8 +92,9 @@ export function startWorkers(port: number, first: number, count: number): Worker
         stdin: "ignore",
         stdout: "inherit",
         stderr: "inherit",
-        ipc(message: { ready?: boolean }) {
-          if (message.ready) resolve();
+        ipc(message: { ready?: boolean } | WorkerMessage) {
+          if ("ready" in message && message.ready) resolve();
+          else if ("type" in message && typeof message.type === "string") onMessage(index, message as WorkerMessage);
         },
         onExit(_proc, exitCode) {
           workers.delete(index);
@@ -96,6 +119,18 @@ export function startWorkers(port: number, first: number, count: number): Worker
   return {
     ready,
     size: count,
+    running: () => [...workers.keys()],
+    send(index, message) {
+      const child = workers.get(index);
+      if (!child || child.killed || child.exitCode !== null) return false;
+      try {
+        child.send(message);
+        return true;
+      } catch {
+        // The worker is exiting: its channel is closed.
+        return false;
+      }
+    },
     async stop() {
       stopping = true;
       const codes = await Promise.all(

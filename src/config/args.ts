@@ -10,9 +10,11 @@ export interface ParsedArgs {
   readonly version: boolean;
 }
 
-/** What a subcommand accepts: flags that take a value, and how many positional words. */
+/** What a subcommand accepts: flags that take a value, switches that take none, and how many positional words. */
 export interface CommandSpec {
   readonly flags: readonly string[];
+  /** `--json`: present or not; in `flags` of the parsed line with the value "". */
+  readonly switches?: readonly string[];
   readonly positionals: { readonly min: number; readonly max: number; readonly name: string };
 }
 
@@ -40,6 +42,11 @@ export function parseArgs(argv: readonly string[], specs: Readonly<Record<string
     else if (word.startsWith("-") && word !== "-") {
       const eq = word.indexOf("=");
       const name = word.startsWith("--") ? word.slice(2, eq === -1 ? undefined : eq) : "";
+      if (spec.switches?.includes(name)) {
+        if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+        flags.set(name, "");
+        continue;
+      }
       if (!spec.flags.includes(name)) throw new UsageError(`unknown option '${eq === -1 ? word : word.slice(0, eq)}' for 'foodapi ${command}'; see 'foodapi ${command} --help'`);
       if (eq !== -1) flags.set(name, word.slice(eq + 1));
       else {

@@ -43,7 +43,17 @@ export interface Config {
   readonly stateUrl: URL | undefined;
   /** Redis for the counters instead of the state store. Holds credentials: never logged. */
   readonly redisUrl: URL | undefined;
+  /** The bearer token `GET /metrics` requires; undefined: there is no /metrics. A secret: never logged. */
+  readonly metricsToken: string | undefined;
+  /** Origins whose browsers may call the data API (CORS), or "*" for any; empty: no CORS headers. */
+  readonly corsOrigins: readonly string[] | "*";
+  /** Seconds a connection may stay idle (or stall mid-request) before the server closes it. */
+  readonly idleTimeoutSeconds: number;
+  readonly logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   constructor(
@@ -111,6 +121,36 @@ function parseOrigin(text: string, setting: string): string {
   return url.origin;
 }
 
+/** A token68-style bearer token: what a scrape config can put in a header without quoting. */
+function parseMetricsToken(text: string, setting: string): string {
+  // The message never repeats the value: it is a secret.
+  if (!/^[A-Za-z0-9._~+/=-]{16,512}$/.test(text)) {
+    throw new ConfigError(setting, "must be 16-512 characters of letters, digits and . _ ~ + / = -");
+  }
+  return text;
+}
+
+function parseCorsOrigins(text: string, setting: string): readonly string[] | "*" {
+  const entries = text.split(",").map((s) => s.trim()).filter(Boolean);
+  if (entries.includes("*")) {
+    if (entries.length > 1) throw new ConfigError(setting, "'*' allows every origin: give it alone, or a list of origins");
+    return "*";
+  }
+  return Object.freeze(entries.map((origin) => parseOrigin(origin, setting)));
+}
+
+function parseSeconds(text: string, setting: string, max: number): number {
+  const match = /^(\d{1,9})s?$/.exec(text.trim());
+  if (!match || Number(match[1]) < 1 || Number(match[1]) > max) throw new ConfigError(setting, `'${text}' is not a number of seconds (1-${max})`);
+  return Number(match[1]);
+}
+
+function parseLogLevel(text: string, setting: string): LogLevel {
+  const level = text.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(setting, `'${text}' is not one of ${LOG_LEVELS.join(", ")}`);
+  return level as LogLevel;
+}
+
 export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>): Config {
   const source = { flags, env };
   const get = (key: SettingKey) => read(source, SETTINGS[key].flag, SETTINGS[key].env);
@@ -159,6 +199,11 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     throw new ConfigError(workersIn.name, `'${workersIn.value}' is not a number of workers (1-64)`);
   }
 
+  const metricsTokenIn = get("metricsToken");
+  const corsIn = get("corsOrigins");
+  const idleIn = get("idleTimeout");
+  const logLevelIn = get("logLevel");
+
   const stateUrlIn = get("stateUrl");
   const redisUrlIn = get("redisUrl");
 
@@ -185,6 +230,11 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
     stateUrl: stateUrlIn?.value ? parseStoreUrl(stateUrlIn.value, stateUrlIn.name, ["postgres:", "postgresql:"]) : undefined,
     redisUrl: redisUrlIn?.value ? parseStoreUrl(redisUrlIn.value, redisUrlIn.name, ["redis:", "rediss:"]) : undefined,
+    metricsToken: metricsTokenIn?.value ? parseMetricsToken(metricsTokenIn.value, metricsTokenIn.name) : undefined,
+    corsOrigins: corsIn ? parseCorsOrigins(corsIn.value, corsIn.name) : Object.freeze([]),
+    // Bun.serve's idleTimeout is at most 255 seconds.
+    idleTimeoutSeconds: idleIn ? parseSeconds(idleIn.value, idleIn.name, 255) : 30,
+    logLevel: logLevelIn?.value ? parseLogLevel(logLevelIn.value, logLevelIn.name) : "info",
   });
 }
 

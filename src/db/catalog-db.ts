@@ -60,6 +60,13 @@ export async function embeddedCatalogFile(cacheDir: string): Promise<string> {
   }
 }
 
+/** How the start-up line names the catalog served: the embedded one by its content id, else its file. */
+export async function describeCatalog(path: string | undefined): Promise<string> {
+  if (path !== undefined) return `catalog ${path}`;
+  const embedded = await loadEmbeddedCatalog().catch(() => undefined);
+  return embedded ? `catalog ${embedded.id.slice(0, 16)}` : "no embedded catalog";
+}
+
 type EmbeddedCatalog = { path: string; id: string };
 
 async function loadEmbeddedCatalog(): Promise<EmbeddedCatalog> {

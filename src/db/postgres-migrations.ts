@@ -58,4 +58,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE TABLE trial_usage (jti text PRIMARY KEY, used integer NOT NULL, expires_at bigint NOT NULL);
    CREATE INDEX trial_usage_expiry_idx ON trial_usage (expires_at);
    CREATE TABLE storage_probe (id integer PRIMARY KEY CHECK (id = 1), written_at bigint NOT NULL);`,
+  // Account self-service (decisions §12, §13): where each session was started, and requests per key per
+  // hour (src/usage/), going with their key.
+  `ALTER TABLE sessions ADD COLUMN ip_address text;
+   ALTER TABLE sessions ADD COLUMN user_agent text;
+   CREATE TABLE key_usage (
+     key_id text NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+     hour bigint NOT NULL,
+     allowed integer NOT NULL,
+     refused integer NOT NULL,
+     PRIMARY KEY (key_id, hour)
+   );
+   CREATE INDEX key_usage_hour_idx ON key_usage (hour);`,
+  // `foodapi users disable` (as in SQLite's state-migrations.ts).
+  `ALTER TABLE users ADD COLUMN disabled_at bigint;`,
 ];

@@ -5,6 +5,7 @@ import { createPostgresKeyRevocations, createPostgresKeyStore } from "../keys/po
 import { createPostgresLimitStore } from "../limits/postgres-store";
 import { isPromise } from "../maybe-promise";
 import { createPostgresTrialStore } from "../trial/postgres-store";
+import { createPostgresUsageStore } from "../usage/postgres-store";
 import { POSTGRES_MIGRATIONS } from "./postgres-migrations";
 import type { StateStores } from "./state-stores";
 import { InvalidStateUrl, StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "./storage-fault";
@@ -86,6 +87,7 @@ function postgresStores(client: SQL): StateStores {
     keyRevocations: createPostgresKeyRevocations(),
     limits: withDeadline(createPostgresLimitStore(db)),
     trial: withDeadline(createPostgresTrialStore(db)),
+    usage: withDeadline(createPostgresUsageStore(db)),
     ping: () => deadline(client`SELECT 1`.then(() => {})),
     probeWrite: () =>
       deadline(

@@ -79,6 +79,7 @@ export function stateWithCounters(state: StateStores, counters: RedisCounters): 
     keyRevocations: counters.keyRevocations,
     limits: counters.limits,
     trial: counters.trialCounters(state.trial),
+    usage: state.usage,
     ping: () => then(state.ping(), () => counters.ping()),
     probeWrite: () => then(state.probeWrite(), () => counters.probeWrite()),
     close() {

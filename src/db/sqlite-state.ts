@@ -3,6 +3,7 @@ import { createSqliteSessionStore } from "../accounts/sqlite-session-store";
 import { createSqliteKeyRevocations, createSqliteKeyStore } from "../keys/sqlite-store";
 import { createSqliteLimitStore } from "../limits/sqlite-store";
 import { createSqliteTrialStore } from "../trial/sqlite-store";
+import { createSqliteUsageStore } from "../usage/sqlite-store";
 import { openStateDb, type StateDb } from "./state-db";
 import { dataDirUnusable } from "./storage-fault";
 import type { StateStores } from "./state-stores";
@@ -34,6 +35,7 @@ export function sqliteStores(state: StateDb): StateStores {
     keyRevocations: createSqliteKeyRevocations(state),
     limits: createSqliteLimitStore(state),
     trial: createSqliteTrialStore(state),
+    usage: createSqliteUsageStore(state),
     ping: () => void ping.get(),
     probeWrite: () => void probe.run(Date.now()),
     close: () => sqlite.close(),

@@ -12,9 +12,12 @@ import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
  */
 export type StateDb = ReturnType<typeof openStateDb>;
 
+/** The state database's file in the data directory (backups restore into it: db/state-backup.ts). */
+export const STATE_FILE_NAME = "state.sqlite";
+
 /** `log`: where a start that migrated an existing database says so (serve and the CLI: stderr). */
 export function openStateDb(dataDir: string, log: (line: string) => void = () => {}) {
-  const file = join(dataDir, "state.sqlite");
+  const file = join(dataDir, STATE_FILE_NAME);
   try {
     prepareFiles(dataDir, file);
     const sqlite = openDatabase(file, log);

@@ -69,4 +69,20 @@ export const STATE_MIGRATIONS: readonly string[] = [
      key_hash TEXT NOT NULL,
      revoked_at INTEGER NOT NULL
    );`,
+  // Account self-service (decisions §12, §13): where each session was started, for the account's session
+  // list; and requests per key per hour, batched by each process (src/usage/). A key's usage goes with
+  // the key (revoked keys are swept after a week, an account's keys when it is deleted).
+  `ALTER TABLE sessions ADD COLUMN ip_address TEXT;
+   ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+   CREATE TABLE key_usage (
+     key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+     hour INTEGER NOT NULL,
+     allowed INTEGER NOT NULL,
+     refused INTEGER NOT NULL,
+     PRIMARY KEY (key_id, hour)
+   ) WITHOUT ROWID;
+   CREATE INDEX key_usage_hour_idx ON key_usage (hour);`,
+  // `foodapi users disable`: the account and its keys stay, but its keys are refused and it cannot sign in
+  // until `users enable` clears this.
+  `ALTER TABLE users ADD COLUMN disabled_at INTEGER;`,
 ];

@@ -3,6 +3,7 @@ import type { KeyRevocations, KeyStore } from "../keys/store";
 import type { LimitStore } from "../limits/store";
 import type { MaybePromise } from "../maybe-promise";
 import type { TrialStore } from "../trial/store";
+import type { UsageStore } from "../usage/store";
 
 /**
  * Everything the service keeps besides the catalog, as one backend's stores: the app is built over this
@@ -15,6 +16,8 @@ export interface StateStores {
   readonly keyRevocations: KeyRevocations;
   readonly limits: LimitStore;
   readonly trial: TrialStore;
+  /** Requests per key per hour (statistics; usage/recorder.ts batches the writes). */
+  readonly usage: UsageStore;
   /** Throws unless the state answers a read (for `/healthz`). */
   ping(): MaybePromise<void>;
   /** Throws unless the state takes a write (the storage health's probe; db/storage-health.ts). */

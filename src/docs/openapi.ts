@@ -74,6 +74,13 @@ function headers(freeLimit: RateSpec) {
       schema: { type: "string" },
       example: `${SESSION_COOKIE}=<token>; Max-Age=${SESSION_TTL_SECONDS}; Path=/; HttpOnly; SameSite=Lax`,
     },
+    "Set-Cookie-When-Changed": {
+      description:
+        "The session cookie, when this call changed the caller's session: a fresh one (change-password with `revokeOtherSessions`), or cleared (`Max-Age=0`) when the caller's own session was ended.",
+      required: false,
+      schema: { type: "string" },
+      example: `${SESSION_COOKIE}=<token>; Max-Age=${SESSION_TTL_SECONDS}; Path=/; HttpOnly; SameSite=Lax`,
+    },
   };
 }
 
@@ -259,7 +266,7 @@ function describeOperation(method: string, operation: Json, notes: RouteNotes | 
     const extraHeaders: Json = { ...response.headers };
     if (dataRoute && passedTheGuard(status)) Object.assign(extraHeaders, { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
     if (dataRoute && status === "401") extraHeaders["WWW-Authenticate"] = headerRef("WWW-Authenticate");
-    if (notes.setsCookie && status === "200") extraHeaders["Set-Cookie"] = headerRef("Set-Cookie");
+    if (notes.setsCookie && status === "200") extraHeaders["Set-Cookie"] = headerRef(notes.setsCookie === "whenChanged" ? "Set-Cookie-When-Changed" : "Set-Cookie");
     responses[status] = Object.keys(extraHeaders).length > 0 ? { ...response, headers: extraHeaders } : response;
   }
   described.responses = sortedByStatus(responses);

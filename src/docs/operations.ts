@@ -51,8 +51,8 @@ export interface OperationNotes {
   examples?: Readonly<Record<string, unknown>>;
   requestExample?: unknown;
   responses?: Readonly<Record<string, ExtraResponse>>;
-  /** The response sets or clears the session cookie. */
-  setsCookie?: boolean;
+  /** The response sets or clears the session cookie (always, or only when the call changed the caller's session). */
+  setsCookie?: boolean | "whenChanged";
 }
 
 /** The error of every operation that reads or writes the state database (accounts, sessions, keys, counters). */

@@ -3,7 +3,7 @@ import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
 import { isPromise, type MaybePromise } from "../maybe-promise";
-import { requestFacts } from "./request-context";
+import { type RequestFacts, requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
 const UNAUTHORIZED = errorDescription("UNAUTHORIZED", []);
@@ -64,7 +64,7 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
     const { principal } = result;
     facts.principalId = principal.id;
     const admission = admit(principal);
-    return isPromise(admission) ? admission.then((settled) => outcome(principal, settled)) : outcome(principal, admission);
+    return isPromise(admission) ? admission.then((settled) => outcome(facts, principal, settled)) : outcome(facts, principal, admission);
   };
   return (request) => {
     const result = authenticate(request.headers, verifiers);
@@ -72,8 +72,11 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
   };
 }
 
-function outcome(principal: Principal, admission: Admitted): GuardOutcome {
-  if (admission.refusal) return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+function outcome(facts: RequestFacts, principal: Principal, admission: Admitted): GuardOutcome {
+  if (admission.refusal) {
+    facts.errorCode = admission.refusal.code;
+    return { ok: false, response: errorResponse(admission.refusal, admission.headers) };
+  }
   return { ok: true, principal, headers: admission.headers };
 }
 

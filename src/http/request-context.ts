@@ -8,6 +8,8 @@ export interface RequestFacts {
   principalId: string | undefined;
   /** Why the guard refused the credential (MISSING, MALFORMED, NOT_FOUND, ...): for the log only. */
   authFailure: string | undefined;
+  /** The error code of a refusal (UNAUTHORIZED, RATE_LIMITED, ...): the cause the metrics count it under. */
+  errorCode: string | undefined;
 }
 
 const facts = new WeakMap<Request, RequestFacts>();
@@ -15,7 +17,7 @@ const facts = new WeakMap<Request, RequestFacts>();
 export function requestFacts(request: Request): RequestFacts {
   let entry = facts.get(request);
   if (!entry) {
-    entry = { peerAddress: undefined, principalId: undefined, authFailure: undefined };
+    entry = { peerAddress: undefined, principalId: undefined, authFailure: undefined, errorCode: undefined };
     facts.set(request, entry);
   }
   return entry;

@@ -4,6 +4,7 @@ import { splitUrl, withAbsoluteUrl } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { errorResponse } from "./errors";
 import { requestFacts } from "./request-context";
+import { requestIdOf } from "./response-headers";
 
 export interface AccessLogEntry {
   time: string;
@@ -13,6 +14,10 @@ export interface AccessLogEntry {
   ms: number;
   ip: string;
   keyId: string | null;
+  /** The proxy's well-formed X-Request-Id, else one made here; also in the answer's X-Request-Id. */
+  requestId: string;
+  /** The route template (with --log-level debug). */
+  route?: string;
   authFailure?: string;
   /** Which worker process answered, when there are several. */
   worker?: number;
@@ -23,7 +28,14 @@ export interface HttpServerOptions {
   port: number;
   clientIpHeader: string | null;
   handle: (request: Request) => Promise<Response> | Response;
-  log: (entry: AccessLogEntry) => void;
+  /** The access log; undefined below --log-level info. */
+  log: ((entry: AccessLogEntry) => void) | undefined;
+  /** Counts the answered request (metrics); returns its route template. */
+  observe?: (request: Request, path: string, status: number, ms: number) => string | undefined;
+  /** Write the route template on each access-log line (--log-level debug). */
+  logRoute?: boolean;
+  /** Seconds a connection may send nothing (between requests, or mid-request) before it is closed. */
+  idleTimeoutSeconds: number;
   /** Several processes listen on one port (SO_REUSEPORT); the kernel spreads connections over them. */
   reusePort?: boolean;
   worker?: number;
@@ -38,6 +50,9 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     hostname: options.hostname,
     port: options.port,
     reusePort: options.reusePort ?? false,
+    // Bun resets this timer on every chunk received: it closes connections that go quiet, not ones that
+    // trickle (README "Slow clients" says what bounds those).
+    idleTimeout: options.idleTimeoutSeconds,
     // No limit of Bun's own: it would answer a large declared length first, with an empty, unlogged 413.
     // The app answers oversized bodies with its JSON 413 from the declared length, and never reads more
     // than MAX_BODY_BYTES of a body without one.
@@ -49,7 +64,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       requestFacts(request).peerAddress = server.requestIP(received)?.address;
       const response = options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
-      return response instanceof Promise ? response.then((r) => logged(request, r, started)) : logged(request, response, started);
+      return response instanceof Promise ? response.then((r) => finished(request, r, started)) : finished(request, response, started);
     },
     error() {
       return errorResponse(errorDescription("INTERNAL_ERROR", []));
@@ -57,20 +72,29 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   });
   return server;
 
-  function logged(request: Request, response: Response, started: number): Response {
+  /** Every answer passes here once: its request id, its count in the metrics, its access-log line. */
+  function finished(request: Request, response: Response, started: number): Response {
+    const ms = performance.now() - started;
+    const requestId = requestIdOf(request);
+    response.headers.set("x-request-id", requestId);
+    // Without its query, which may hold user text.
+    const path = splitUrl(request.url).path;
+    const route = options.observe?.(request, path, response.status, ms);
+    if (options.log === undefined) return response;
     const facts = requestFacts(request);
     const entry: AccessLogEntry = {
       time: isoNow(),
       method: request.method,
-      // Without its query, which may hold user text.
-      path: splitUrl(request.url).path,
+      path,
       status: response.status,
-      ms: Math.round((performance.now() - started) * 100) / 100,
+      ms: Math.round(ms * 100) / 100,
       ip: clientIpOf(request, options.clientIpHeader),
       keyId: facts.principalId ?? null,
+      requestId,
     };
     if (facts.authFailure) entry.authFailure = facts.authFailure;
     if (options.worker !== undefined) entry.worker = options.worker;
+    if (options.logRoute && route !== undefined) entry.route = route;
     options.log(entry);
     return response;
   }

@@ -3,6 +3,7 @@ import { declaresTooLargeBody, MAX_BODY_BYTES, readBodyText } from "./body";
 import { apiError } from "./error-catalog";
 import type { ErrorMapper } from "./error-mapping";
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
+import { requestFacts } from "./request-context";
 
 
 /**
@@ -36,8 +37,11 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
         set.headers["content-type"] = JSON_CONTENT_TYPE;
       }
     })
-    .onError({ as: "global" }, ({ code, error, set }) => {
-      if (error instanceof ApiError) return errorResponse(error, set.headers);
+    .onError({ as: "global" }, ({ code, error, set, request }) => {
+      if (error instanceof ApiError) {
+        requestFacts(request).errorCode = error.code;
+        return errorResponse(error, set.headers);
+      }
       // Elysia wraps what the body parser throws; a 413 or INVALID_JSON from it arrives as the cause.
       if (code === "PARSE" && error.cause instanceof ApiError) return errorResponse(error.cause);
       switch (code) {

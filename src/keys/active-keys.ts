@@ -1,6 +1,6 @@
 import type { Clock } from "../clock";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
-import { type MaybePromise, then } from "../maybe-promise";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import type { ApiKey, KeyRevocations, KeyStore } from "./store";
 
 /** Active keys remembered per process (by hash), bounded in bytes. */
@@ -26,6 +26,10 @@ export interface ActiveKeys {
   touch(keyId: string, now: number, coarseMs: number): MaybePromise<void>;
   /** The store's revoke, then every process drops the key; false when there was no such key of the account. */
   revoke(userId: string, keyId: string, now: number): MaybePromise<boolean>;
+  /** Keys deleted from the store (with their account): every process drops them, as for a revocation. */
+  dropDeleted(keyHashes: readonly string[]): MaybePromise<void>;
+  /** For an account just disabled: every process drops its keys and asks the store, which refuses them. How many. */
+  forgetAccount(userId: string, now: number): Promise<number>;
 }
 
 export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevocations; clock: Clock }): ActiveKeys {
@@ -33,6 +37,12 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
   const cache = new LruCache<string, { key: ApiKey; cachedAt: number }>(KEY_CACHE_BYTES);
   // When this process last wrote each key's lastUsedAt.
   const recentlyTouched = new Map<string, number>();
+
+  const dropDeleted = (keyHashes: readonly string[]): MaybePromise<void> => {
+    for (const keyHash of keyHashes) cache.delete(keyHash);
+    const told = keyHashes.map((keyHash) => revocations.onRevoked(keyHash)).filter(isPromise);
+    if (told.length > 0) return Promise.all(told).then(() => {});
+  };
 
   return {
     find(keyHash) {
@@ -69,6 +79,15 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
         cache.delete(revoked.keyHash);
         return then(revocations.onRevoked(revoked.keyHash), () => true);
       });
+    },
+
+    dropDeleted,
+
+    async forgetAccount(userId, now) {
+      // Still active, but no longer found (the account is disabled): dropped everywhere as deleted ones are.
+      const hashes = await store.forgetAccountKeys(userId, now);
+      await dropDeleted(hashes);
+      return hashes.length;
     },
   };
 }

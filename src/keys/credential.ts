@@ -5,22 +5,24 @@ import { quotaRefusal } from "../http/error-catalog";
 import { rateLimitHeaders } from "../limits/http";
 import type { Limiter, LimitResult } from "../limits/limiter";
 import { isPromise, type MaybePromise } from "../maybe-promise";
+import type { UsageRecorder } from "../usage/recorder";
 import type { ActiveKeys } from "./active-keys";
-import { type KeyCheck, verifyKey } from "./service";
+import { type KeyCheck, keyUseBucket, verifyKey } from "./service";
 
 /**
  * An API key as the data routes' credential: `verify` finds the key (the guard's `X-API-Key` verifier),
- * `admit` counts the request against the free tier's rolling window.
+ * `admit` counts the request against the free tier's rolling window, and in the key's usage (in memory;
+ * usage/recorder.ts writes it later).
  */
-export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: Limiter; freeLimit: RateSpec }) {
+export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: Limiter; freeLimit: RateSpec; usage: UsageRecorder }) {
   return {
     verify(presented: string): MaybePromise<CredentialResult> {
       const check = verifyKey(deps.keys, deps.clock, presented);
       return isPromise(check) ? check.then(asCredential) : asCredential(check);
     },
     admit(principal: Extract<Principal, { kind: "key" }>): MaybePromise<Admitted> {
-      const result = deps.limiter.consume(`key:${principal.id}`, deps.freeLimit);
-      return isPromise(result) ? result.then(asAdmission) : asAdmission(result);
+      const result = deps.limiter.consume(keyUseBucket(principal.id), deps.freeLimit);
+      return isPromise(result) ? result.then((settled) => counted(deps.usage, principal.id, settled)) : counted(deps.usage, principal.id, result);
     },
   };
 }
@@ -28,6 +30,11 @@ export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: L
 // Module functions, not callbacks made per request: the data routes' hot path (credential-guard.ts).
 const asCredential = (check: KeyCheck): CredentialResult =>
   check.ok ? { ok: true, principal: { kind: "key", id: check.key.id, userId: check.key.userId, tier: "free" } } : { ok: false, reason: check.reason };
+
+const counted = (usage: UsageRecorder, keyId: string, result: LimitResult): Admitted => {
+  usage.count(keyId, result.allowed);
+  return asAdmission(result);
+};
 
 const asAdmission = (result: LimitResult): Admitted => ({
   headers: rateLimitHeaders("free", result),

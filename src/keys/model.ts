@@ -1,11 +1,13 @@
 import { t } from "elysia";
-import { lenient } from "../http/schema";
+import { Integer, lenient } from "../http/schema";
 import { KEY_NAME_MAX_LENGTH } from "./service";
 
 /** The rule is for the document; the route checks it itself, in its own words (see accounts/model.ts). */
 export const CreateKeyBody = lenient(
   t.Object({ name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX_LENGTH, description: `A label, 1 to ${KEY_NAME_MAX_LENGTH} characters after trimming.` }) }),
 );
+
+export const RenameKeyBody = CreateKeyBody;
 
 const keyFields = {
   id: t.String(),
@@ -18,6 +20,16 @@ const keyFields = {
 export const IssuedKey = t.Object({ ...keyFields, key: t.String({ description: "The whole key. Shown only here, once." }) });
 export const ListedKey = t.Object({ ...keyFields, lastUsedAt: t.Union([t.String({ format: "date-time" }), t.Null()]) });
 export const KeyList = t.Object({ items: t.Array(ListedKey) });
+
+export const KeyUsage = t.Object({
+  items: t.Array(
+    t.Object({
+      hour: t.String({ format: "date-time", description: "The hour's start, UTC, e.g. 2026-11-22T13:00:00Z." }),
+      allowed: Integer({ minimum: 0, description: "Requests admitted." }),
+      refused: Integer({ minimum: 0, description: "Requests refused with 429 (past the rate limit)." }),
+    }),
+  ),
+});
 
 export type IssuedKey = typeof IssuedKey.static;
 export type ListedKey = typeof ListedKey.static;

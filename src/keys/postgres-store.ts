@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { users } from "../accounts/postgres-schema";
 import { apiKeys } from "./postgres-schema";
@@ -8,10 +8,12 @@ const NO_NEWS: readonly string[] = [];
 
 export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
   // The queries of an API request, built once.
+  // A disabled account's keys are not found.
   const activeByHash = db
-    .select()
+    .select(getTableColumns(apiKeys))
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt), isNull(users.disabledAt)))
     .prepare("api_keys_active_by_hash");
   const touchIfStale = db
     .update(apiKeys)
@@ -64,6 +66,25 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
       return revoked;
     },
 
+    async rename(userId, keyId, name) {
+      // As for revoke: an id with a NUL is no key's (PostgreSQL's text cannot hold one).
+      if (keyId.includes("\u0000")) return undefined;
+      const [renamed] = await db
+        .update(apiKeys)
+        .set({ name })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning();
+      return renamed;
+    },
+
+    findById: async (keyId) => (keyId.includes("\u0000") ? undefined : (await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)))[0]),
+
+    listAllActive: async () => await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt)).orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.seq DESC`),
+
+    // No log to write: the signal (Redis, or none) carries the hashes themselves.
+    forgetAccountKeys: async (userId) =>
+      (await db.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))).map((key) => key.keyHash),
+
     async touch(keyId, now, staleBefore) {
       await touchIfStale.execute({ id: keyId, now, staleBefore });
     },
@@ -72,6 +93,7 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
       const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lte(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
       return (await db.delete(apiKeys).where(inArray(apiKeys.id, oldKeys)).returning({ id: apiKeys.id })).length;
     },
+    countActive: async () => (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]!.n,
   };
 }
 

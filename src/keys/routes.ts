@@ -8,9 +8,11 @@ import type { Limiter } from "../limits/limiter";
 import { parseName } from "../security/text";
 import { originCheck } from "../http/origin-check";
 import { operation } from "../http/route-table";
-import { CreateKeyBody, IssuedKey, KeyList, type ListedKey } from "./model";
+import { keyUsage, USAGE_HOURS } from "../usage/service";
+import type { UsageStore } from "../usage/store";
+import { CreateKeyBody, IssuedKey, KeyList, KeyUsage, ListedKey, RenameKeyBody } from "./model";
 import type { ActiveKeys } from "./active-keys";
-import { issueKey, KEY_NAME_MAX_LENGTH, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
+import { issueKey, KEY_NAME_MAX_LENGTH, keyIssueBucket, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
 import type { ApiKey, KeyStore } from "./store";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -19,7 +21,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const KEY_ERRORS = ["SESSION_REQUIRED", "INVALID_ORIGIN", STATE_ERROR] as const;
 const keyFields = { id: "key_9Rf2WmQ8sTx1", name: "laptop", keyPrefix: "fnk_5Hq2Zr8W", tier: "free", createdAt: "2026-01-05T10:01:00.000Z" };
 
-function toListedKey(key: ApiKey): ListedKey {
+function toListedKey(key: ApiKey): typeof ListedKey.static {
   return {
     id: key.id,
     name: key.name,
@@ -32,7 +34,7 @@ function toListedKey(key: ApiKey): ListedKey {
 
 /** `/v1/keys`: the signed-in user's own API keys. Never shows a plaintext key except once, at issue. */
 export function keyRoutes(
-  deps: SessionDeps & { keys: KeyStore; activeKeys: ActiveKeys; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
+  deps: SessionDeps & { keys: KeyStore; activeKeys: ActiveKeys; usage: UsageStore; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
 ) {
   const { keys, clock } = deps;
   return new Elysia({ prefix: "/v1/keys" })
@@ -45,7 +47,7 @@ export function keyRoutes(
         const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
         if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
         // Issuing is limited per account: each issue and revoke is a write and a cache change everywhere.
-        const allowance = await deps.limiter.consume(`key-issue:${account.user.id}`, deps.issueLimit);
+        const allowance = await deps.limiter.consume(keyIssueBucket(account.user.id), deps.issueLimit);
         if (!allowance.allowed) {
           throw tooManyRequests("KEY_ISSUE_LIMITED", allowance.retryAfterSeconds);
         }
@@ -81,6 +83,58 @@ export function keyRoutes(
         examples: { "200": { items: [{ ...keyFields, lastUsedAt: null }] } },
       }),
     })
+    .patch(
+      "/:id",
+      async ({ params, body, account }) => {
+        const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
+        if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
+        const renamed = await keys.rename(account.user.id, params.id, checked.name);
+        if (!renamed) throw apiError("KEY_NOT_FOUND");
+        return toListedKey(renamed);
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        body: RenameKeyBody,
+        response: { 200: ListedKey },
+        detail: operation({
+          summary: "Rename one of the caller's keys",
+          description: "Answers the key as `GET /v1/keys` lists it (never the plaintext). Another account's key, an unknown or a revoked one: 404.",
+          tags: ["API keys"],
+          credential: "session",
+          errors: [...KEY_ERRORS, "VALIDATION_ERROR", "KEY_NOT_FOUND"],
+          requestExample: { name: "build server" },
+          examples: { "200": { ...keyFields, name: "build server", lastUsedAt: "2026-01-06T08:12:00.000Z" } },
+        }),
+      },
+    )
+    .get(
+      "/:id/usage",
+      async ({ params, account }) => {
+        // The account's own active keys are at most a few dozen: finding one among them is the ownership check.
+        const owned = (await keys.listActive(account.user.id)).some((key) => key.id === params.id);
+        if (!owned) throw apiError("KEY_NOT_FOUND");
+        return keyUsage(deps.usage, params.id, clock());
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        response: { 200: KeyUsage },
+        detail: operation({
+          summary: "The key's requests per hour over the last 7 days",
+          description: `Allowed and refused (429) requests per hour, for the ${USAGE_HOURS} hours up to the current one, oldest first; hours without requests are left out. Counts are written in batches, so the last few seconds may not show yet. Another account's key, an unknown or a revoked one: 404.`,
+          tags: ["API keys"],
+          credential: "session",
+          errors: ["SESSION_REQUIRED", "KEY_NOT_FOUND", STATE_ERROR],
+          examples: {
+            "200": {
+              items: [
+                { hour: "2026-01-06T08:00:00Z", allowed: 120, refused: 0 },
+                { hour: "2026-01-06T09:00:00Z", allowed: 1000, refused: 3 },
+              ],
+            },
+          },
+        }),
+      },
+    )
     .delete(
       "/:id",
       async ({ params, account }) => {

@@ -18,6 +18,10 @@ export function generateKey(): { key: string; keyHash: string; keyPrefix: string
 }
 
 export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
+
+/** The rate limiter's buckets of a key's requests and of an account's key issuing (forgotten with the account). */
+export const keyUseBucket = (keyId: string) => `key:${keyId}`;
+export const keyIssueBucket = (userId: string) => `key-issue:${userId}`;
 export const KEY_NAME_MAX_LENGTH = 64;
 
 export type IssueResult = { ok: true; key: ApiKey & { key: string } } | { ok: false; reason: "KEY_LIMIT_REACHED" };

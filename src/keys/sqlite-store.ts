@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { users } from "../accounts/sqlite-schema";
 import type { StateDb } from "../db/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys, keyRevocations } from "./sqlite-schema";
-import { type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+import { ALL_KEYS, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
@@ -11,10 +12,12 @@ const NO_NEWS: readonly string[] = [];
 export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
   // The two queries of an API request are prepared once (building a drizzle query costs more than
   // running it).
+  // A disabled account's keys are not found: the join is on the primary key, one more page at most.
   const activeByHash = db
-    .select()
+    .select(getTableColumns(apiKeys))
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt), isNull(users.disabledAt)))
     .prepare();
   const touchIfStale = db
     .update(apiKeys)
@@ -47,6 +50,17 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
     if (revoked) db.insert(keyRevocations).values({ keyHash: revoked.keyHash, revokedAt: now }).run();
     return revoked;
   });
+  // Logged like revocations, so that each process drops exactly these keys from its cache.
+  const forgetAccountKeys = sqlite.transaction((userId: string, now: number) => {
+    const hashes = db
+      .select({ keyHash: apiKeys.keyHash })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .all()
+      .map((key) => key.keyHash);
+    if (hashes.length > 0) db.insert(keyRevocations).values(hashes.map((keyHash) => ({ keyHash, revokedAt: now }))).run();
+    return hashes;
+  });
 
   return {
     insertWithinLimit: (key, maxActive) => insertWithinLimit.immediate(key, maxActive),
@@ -60,6 +74,16 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
         .all(),
     revoke: (userId, keyId, now) => revoke.immediate(userId, keyId, now),
+    rename: (userId, keyId, name) =>
+      db
+        .update(apiKeys)
+        .set({ name })
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning()
+        .get(),
+    findById: (keyId) => db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get(),
+    listAllActive: () => db.select().from(apiKeys).where(isNull(apiKeys.revokedAt)).orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`).all(),
+    forgetAccountKeys: (userId, now) => forgetAccountKeys.immediate(userId, now),
     touch(keyId, now, staleBefore) {
       touchIfStale.run({ id: keyId, now, staleBefore });
     },
@@ -71,6 +95,7 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
         db.delete(keyRevocations).where(inArray(keyRevocations.seq, oldLog)).returning({ seq: keyRevocations.seq }).all().length
       );
     },
+    countActive: () => db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)).get()!.n,
   };
 }
 
@@ -102,7 +127,8 @@ export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): Ke
         return "all";
       }
       appliedSeq = entries.at(-1)!.seq;
-      return entries.map((entry) => entry.keyHash);
+      const hashes = entries.map((entry) => entry.keyHash);
+      return hashes.includes(ALL_KEYS) ? "all" : hashes;
     },
   };
 }

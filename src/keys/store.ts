@@ -25,16 +25,31 @@ export interface KeyStore {
    * inserts for one account never leave it with more than `maxActive`.
    */
   insertWithinLimit(key: ApiKey, maxActive: number): MaybePromise<ApiKey | undefined>;
-  /** The key with this hash unless it is revoked. */
+  /** The key with this hash unless it is revoked or its account is disabled (`User.disabledAt`). */
   findActiveByHash(keyHash: string): MaybePromise<ApiKey | undefined>;
   /** The account's active keys, newest first; of two issued in the same millisecond, the later first. */
   listActive(userId: string): MaybePromise<ApiKey[]>;
   /** Revokes the account's own active key and returns it; undefined when there is none such (not theirs, unknown, revoked). */
   revoke(userId: string, keyId: string, now: number): MaybePromise<ApiKey | undefined>;
+  /** Renames the account's own active key and returns it; undefined when there is none such (as `revoke`). */
+  rename(userId: string, keyId: string, name: string): MaybePromise<ApiKey | undefined>;
   /** Sets `lastUsedAt` to `now` unless it is already `staleBefore` or later (the contract's coarse last use). */
   touch(keyId: string, now: number, staleBefore: number): MaybePromise<void>;
+  /** The key with this id, revoked or not (the admin CLI's `keys revoke`). */
+  findById(keyId: string): MaybePromise<ApiKey | undefined>;
+  /** Every account's active keys, newest first (the admin CLI's `keys list`); a disabled account's too. */
+  listAllActive(): MaybePromise<ApiKey[]>;
+  /**
+   * The hashes of the account's active keys, for an account just disabled: passed to
+   * `KeyRevocations.onRevoked`, every process drops them from its cache and asks this store again, which
+   * no longer finds them. The keys stay active (enabling the account brings them back). A backend whose
+   * signal reads a log of revocations (SQLite) logs them here, as `revoke` does.
+   */
+  forgetAccountKeys(userId: string, now: number): MaybePromise<string[]>;
   /** Deletes up to `batch` keys revoked longer ago than the retention (and the backend's own bookkeeping); returns how many went. */
   sweep(now: number, batch: number): MaybePromise<number>;
+  /** How many keys are not revoked, over every account (the metrics' gauge). */
+  countActive(): MaybePromise<number>;
 }
 
 /**
@@ -50,6 +65,12 @@ export interface KeyRevocations {
   /** The hashes of keys revoked since the last call (none: an empty list), or "all" when some may have been missed. */
   takeRevoked(): readonly string[] | "all";
 }
+
+/**
+ * A revocation-log entry that names no key but means "drop every cached key" (an account's deletion: its
+ * keys' hashes are not kept anywhere, not even in the log). No key hash looks like it.
+ */
+export const ALL_KEYS = "*";
 
 /** Revoked keys are kept this long (a second revoke is still a clean 404 either way), then swept. */
 export const REVOKED_KEY_RETENTION_MS = 7 * 24 * 3600 * 1000;

@@ -35,6 +35,8 @@ export interface Limiter {
    * `all`). Returns how many leases this process still holds.
    */
   releaseLeases(options?: { all?: boolean }): number;
+  /** Forgets these buckets: this process's leases of them and their counters in the store (limits/store.ts). */
+  forget(buckets: readonly string[]): MaybePromise<void>;
 }
 
 const MAX_LEASE = 1024;
@@ -108,6 +110,11 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
         if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
         return result(spec, next, grant.granted > 0, now);
       });
+    },
+
+    forget(buckets) {
+      for (const bucket of buckets) leases.delete(bucket);
+      return store.forget(buckets);
     },
 
     releaseLeases(options = {}) {

@@ -53,6 +53,10 @@ export function createPostgresLimitStore(db: BunSQLDatabase): LimitStore {
       await giveBack(db, bucket, slot, n);
     },
 
+    async forget(buckets) {
+      if (buckets.length > 0) await db.delete(rateCounters).where(inArray(rateCounters.bucket, [...buckets]));
+    },
+
     async sweep(now, batch) {
       // The batch by ctid: rate_counters' key has two columns, and DELETE has no LIMIT.
       const due = db.select({ ctid: sql`ctid` }).from(rateCounters).where(lte(rateCounters.expiresAt, now)).limit(batch);

@@ -78,6 +78,9 @@ export function createRedisLimitStore(redis: RedisConnection, prefix: string): L
     async release(bucket, slot, n) {
       await redis.evalScript(RELEASE, [key(bucket)], [String(slot), String(n)]);
     },
+    async forget(buckets) {
+      if (buckets.length > 0) await redis.send("DEL", buckets.map(key));
+    },
     sweep: () => 0,
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { rateCounters } from "./sqlite-schema";
 import type { Grant, LimitStore } from "./store";
@@ -64,5 +64,8 @@ export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
     grant: (bucket, limit, slot, slots, slotMs, wanted, unused = null) => grant.immediate(bucket, limit, slot, slots, slotMs, wanted, unused),
     release: (bucket, slot, n) => release.immediate(bucket, slot, n),
     sweep: (now, batch) => sweep.immediate(now, batch),
+    forget(buckets) {
+      if (buckets.length > 0) db.delete(rateCounters).where(inArray(rateCounters.bucket, [...buckets])).run();
+    },
   };
 }

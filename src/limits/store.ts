@@ -14,6 +14,11 @@ export interface LimitStore {
   /** Gives back requests that were counted in `slot` but not served. */
   release(bucket: string, slot: number, n: number): MaybePromise<void>;
   /**
+   * Deletes every counter of these buckets, at once (the buckets of a deleted account's keys: nothing of
+   * it is kept). A grant or release of one afterwards starts it afresh.
+   */
+  forget(buckets: readonly string[]): MaybePromise<void>;
+  /**
    * Deletes up to `batch` counters that no window counts any more at `now` (a bucket seen once, say one of
    * many spoofed client IPs, would otherwise stay forever). Returns how many went.
    */

@@ -1,10 +1,18 @@
 import { expect } from "bun:test";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
-import { session, user } from "./fixtures";
+import { apiKey, session, T0, user } from "./fixtures";
 
-type Stores = "accounts" | "sessions";
+type Stores = "accounts" | "sessions" | "keys" | "usage";
 
 export const accountStoreChecks = {
+  "count: how many accounts there are, as every handle sees it": async ({ stores, peer }) => {
+    expect(await stores.accounts.count()).toBe(0);
+    await stores.accounts.insert(user());
+    await stores.accounts.insert(user());
+    expect(await stores.accounts.count()).toBe(2);
+    expect(await (await peer()).accounts.count()).toBe(2);
+  },
+
   "an unknown e-mail finds nothing": async ({ stores }) => {
     await stores.accounts.insert(user({ email: "known@example.com" }));
     expect(await stores.accounts.findByEmail("unknown@example.com")).toBeUndefined();
@@ -57,6 +65,100 @@ export const accountStoreChecks = {
         expect(await stores.sessions.findByTokenHash(first.tokenHash)).toEqual(account === winner ? { session: first, user: account } : undefined);
       }
     }
+  },
+
+  "list: every account, oldest first, as stored": async ({ stores }) => {
+    expect(await stores.accounts.list()).toEqual([]);
+    const later = user({ createdAt: T0 + 1000, updatedAt: T0 + 1000 });
+    const earlier = user({ createdAt: T0, passwordHash: null });
+    await stores.accounts.insert(later);
+    await stores.accounts.insert(earlier);
+    expect(await stores.accounts.list()).toEqual([earlier, later]);
+  },
+
+  "setDisabled: disabledAt and updatedAt become now, a second disable keeps the first time, enable clears it; others untouched": async ({ stores, peer }) => {
+    const account = user();
+    const other = user();
+    await stores.accounts.insert(account);
+    await stores.accounts.insert(other);
+    expect(await stores.accounts.setDisabled(account.id, true, T0 + 1000)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 1000 });
+    expect(await stores.accounts.setDisabled(account.id, true, T0 + 2000)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 2000 });
+    expect(await (await peer()).accounts.findByEmail(account.email)).toEqual({ ...account, disabledAt: T0 + 1000, updatedAt: T0 + 2000 });
+    expect(await stores.accounts.findByEmail(other.email)).toEqual(other);
+    expect(await stores.accounts.setDisabled(account.id, false, T0 + 3000)).toEqual({ ...account, disabledAt: null, updatedAt: T0 + 3000 });
+    expect(await stores.accounts.setDisabled("no-such-user", true, T0)).toBeUndefined();
+  },
+
+  "rename sets the name and updatedAt only, for every handle; an unknown account: undefined": async ({ stores, peer }) => {
+    const account = user();
+    await stores.accounts.insert(account);
+    const renamed = { ...account, name: "Renamed", updatedAt: T0 + 5000 };
+    expect(await stores.accounts.rename(account.id, "Renamed", T0 + 5000)).toEqual(renamed);
+    expect(await (await peer()).accounts.findByEmail(account.email)).toEqual(renamed);
+    expect(await stores.accounts.rename("no-such-user", "X", T0)).toBeUndefined();
+  },
+
+  "changePassword alone keeps every session; with a replacement, only the replacement is left": async ({ stores }) => {
+    const account = user();
+    const [a, b] = [session(account.id), session(account.id)];
+    await stores.accounts.insert(account, a);
+    await stores.sessions.insert(b);
+    const changed = { ...account, passwordHash: "$argon2id$new-1", updatedAt: T0 + 1000 };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-1", T0 + 1000)).toEqual(changed);
+    expect(await stores.sessions.findByTokenHash(a.tokenHash)).toBeDefined();
+    expect(await stores.sessions.findByTokenHash(b.tokenHash)).toBeDefined();
+
+    const other = user();
+    const othersSession = session(other.id);
+    await stores.accounts.insert(other, othersSession);
+    const replacement = session(account.id, { createdAt: T0 + 2000 });
+    const again = { ...changed, passwordHash: "$argon2id$new-2", updatedAt: T0 + 2000 };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, replacement)).toEqual(again);
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([replacement]);
+    expect(await stores.sessions.findByTokenHash(replacement.tokenHash)).toEqual({ session: replacement, user: again });
+    expect(await stores.sessions.findByTokenHash(othersSession.tokenHash)).toBeDefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, session("no-such-user"))).toBeUndefined();
+  },
+
+  "delete removes the account, its sessions, all its keys and their usage, nothing of another; the e-mail is free again": async ({ stores, peer }) => {
+    const [doomed, kept] = [user(), user()];
+    const doomedSession = session(doomed.id);
+    const keptSession = session(kept.id);
+    await stores.accounts.insert(doomed, doomedSession);
+    await stores.accounts.insert(kept, keptSession);
+    const active = apiKey(doomed.id);
+    const revoked = apiKey(doomed.id);
+    const keptKey = apiKey(kept.id);
+    for (const key of [active, revoked, keptKey]) await stores.keys.insertWithinLimit(key, 100);
+    await stores.keys.revoke(doomed.id, revoked.id, T0);
+    await stores.usage.add([active, revoked, keptKey].map((key) => ({ keyId: key.id, hour: T0, allowed: 3, refused: 1 })));
+
+    const deleted = await stores.accounts.delete(doomed.id, T0);
+    expect(deleted?.keys.map((key) => key.keyHash).sort()).toEqual([active.keyHash, revoked.keyHash].sort());
+    expect(deleted?.keys.map((key) => key.id).sort()).toEqual([active.id, revoked.id].sort());
+    const other = await peer();
+    expect(await other.accounts.findByEmail(doomed.email)).toBeUndefined();
+    expect(await other.sessions.findByTokenHash(doomedSession.tokenHash)).toBeUndefined();
+    expect(await other.sessions.listOfUser(doomed.id)).toEqual([]);
+    expect(await other.keys.findActiveByHash(active.keyHash)).toBeUndefined();
+    expect(await other.usage.hours(active.id, 0)).toEqual([]);
+    expect(await other.usage.hours(revoked.id, 0)).toEqual([]);
+    // Nothing of the other account went.
+    expect(await other.sessions.findByTokenHash(keptSession.tokenHash)).toBeDefined();
+    expect(await other.keys.findActiveByHash(keptKey.keyHash)).toEqual(keptKey);
+    expect(await other.usage.hours(keptKey.id, 0)).toEqual([{ hour: T0, allowed: 3, refused: 1 }]);
+    // The e-mail signs up again, as a new account; deleting twice finds nothing.
+    const again = user({ email: doomed.email });
+    expect(await stores.accounts.insert(again)).toEqual(again);
+    expect(await stores.accounts.delete(doomed.id, T0)).toBeUndefined();
+    expect(await stores.accounts.delete("no-such-user", T0)).toEqual(undefined);
+  },
+
+  "an account without keys is deleted as well": async ({ stores }) => {
+    const account = user();
+    await stores.accounts.insert(account);
+    expect(await stores.accounts.delete(account.id, T0)).toEqual({ keys: [] });
+    expect(await stores.accounts.findByEmail(account.email)).toBeUndefined();
   },
 } satisfies Record<string, Check<Stores>>;
 

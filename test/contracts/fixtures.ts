@@ -21,6 +21,7 @@ export function user(overrides: Partial<User> = {}): User {
     passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
     createdAt: T0,
     updatedAt: T0,
+    disabledAt: null,
     ...overrides,
   };
 }
@@ -32,6 +33,8 @@ export function session(userId: string, overrides: Partial<Session> = {}): Sessi
     userId,
     expiresAt: T0 + 7 * 24 * 3600 * 1000,
     persistent: true,
+    ipAddress: "192.0.2.7",
+    userAgent: "contract-test/1.0",
     createdAt: T0,
     updatedAt: T0,
     ...overrides,

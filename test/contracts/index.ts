@@ -6,6 +6,7 @@ import { keyStoreContract } from "./key-store";
 import { limitStoreContract } from "./limit-store";
 import { sessionStoreContract } from "./session-store";
 import { trialStoreContract } from "./trial-store";
+import { usageStoreContract } from "./usage-store";
 
 export type { BackendUnderTest, ContractBackend } from "./backend";
 
@@ -19,6 +20,7 @@ export function runStoreContracts(backend: ContractBackend): void {
   keyStoreContract(backend);
   limitStoreContract(backend);
   trialStoreContract(backend);
+  usageStoreContract(backend);
   healthContract(backend);
   afterAll(async () => {
     await backend.dispose?.();

@@ -4,7 +4,7 @@ import { type ApiKey, REVOKED_KEY_RETENTION_MS } from "../../src/keys/store";
 import { type Check, type ContractBackend, race, registerChecks } from "./backend";
 import { apiKey, T0, user } from "./fixtures";
 
-type Stores = "accounts" | "keys" | "keyRevocations";
+type Stores = "accounts" | "keys" | "keyRevocations" | "usage";
 
 /** Keys belong to an account: the account is made first, as `POST /v1/keys` behind sign-in has it. */
 async function withAccount(stores: Pick<StateStores, "accounts">) {
@@ -22,6 +22,17 @@ async function issue(stores: Pick<StateStores, "keys">, key: ApiKey, maxActive =
 const ids = (keys: ApiKey[]) => keys.map((key) => key.id);
 
 export const keyStoreChecks = {
+  "countActive: keys not revoked, over every account": async ({ stores }) => {
+    expect(await stores.keys.countActive()).toBe(0);
+    const first = await withAccount(stores);
+    const second = await withAccount(stores);
+    const revoked = await issue(stores, apiKey(first));
+    await issue(stores, apiKey(first));
+    await issue(stores, apiKey(second));
+    await stores.keys.revoke(first, revoked.id, T0 + 1000);
+    expect(await stores.keys.countActive()).toBe(2);
+  },
+
   "an issued key is returned as given and found by its hash; an unknown hash finds nothing": async ({ stores, peer }) => {
     const userId = await withAccount(stores);
     const key = await issue(stores, apiKey(userId, { lastUsedAt: T0 - 1000 }));
@@ -114,6 +125,67 @@ export const keyStoreChecks = {
     expect(await stores.keys.listActive(userId)).toEqual([]);
   },
 
+  "a disabled account's keys are not found by hash, by any handle, until it is enabled again": async ({ stores, peer }) => {
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const key = await issue(stores, apiKey(userId));
+    const others = await issue(stores, apiKey(otherId));
+    await stores.accounts.setDisabled(userId, true, T0);
+    expect(await stores.keys.findActiveByHash(key.keyHash)).toBeUndefined();
+    expect(await (await peer()).keys.findActiveByHash(key.keyHash)).toBeUndefined();
+    expect(await stores.keys.findActiveByHash(others.keyHash)).toEqual(others);
+    // Still active: listed, and found again once the account is enabled.
+    expect(await stores.keys.listActive(userId)).toEqual([key]);
+    await stores.accounts.setDisabled(userId, false, T0 + 1);
+    expect(await stores.keys.findActiveByHash(key.keyHash)).toEqual(key);
+  },
+
+  "findById: the key revoked or not; an unknown id is undefined": async ({ stores }) => {
+    const userId = await withAccount(stores);
+    const key = await issue(stores, apiKey(userId));
+    const revoked = await issue(stores, apiKey(userId));
+    await stores.keys.revoke(userId, revoked.id, T0 + 1000);
+    expect(await stores.keys.findById(key.id)).toEqual(key);
+    expect(await stores.keys.findById(revoked.id)).toEqual({ ...revoked, revokedAt: T0 + 1000 });
+    for (const id of ["no-such-key", "\u0000"]) expect(await stores.keys.findById(id)).toBeUndefined();
+  },
+
+  "listAllActive: every account's active keys, newest first": async ({ stores }) => {
+    expect(await stores.keys.listAllActive()).toEqual([]);
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const oldest = await issue(stores, apiKey(userId, { createdAt: T0 }));
+    const others = await issue(stores, apiKey(otherId, { createdAt: T0 + 1000 }));
+    const revoked = await issue(stores, apiKey(userId, { createdAt: T0 + 2000 }));
+    const newest = await issue(stores, apiKey(userId, { createdAt: T0 + 2000 }));
+    await stores.keys.revoke(userId, revoked.id, T0 + 3000);
+    expect(await stores.keys.listAllActive()).toEqual([newest, others, oldest]);
+  },
+
+  "forgetAccountKeys: the hashes of the account's active keys, which stay active": async ({ stores }) => {
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const keys = [await issue(stores, apiKey(userId)), await issue(stores, apiKey(userId))];
+    const revoked = await issue(stores, apiKey(userId));
+    await stores.keys.revoke(userId, revoked.id, T0);
+    await issue(stores, apiKey(otherId));
+    expect([...(await stores.keys.forgetAccountKeys(userId, T0 + 1))].sort()).toEqual(keys.map((k) => k.keyHash).sort());
+    expect(await stores.keys.forgetAccountKeys("no-such-user", T0 + 1)).toEqual([]);
+    expect((await stores.keys.listActive(userId)).map((k) => k.id).sort()).toEqual(ids(keys).sort());
+  },
+
+  "rename renames the account's own active key and returns it; another's, a revoked or an unknown key: undefined": async ({ stores, peer }) => {
+    const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
+    const key = await issue(stores, apiKey(userId));
+    const revoked = await issue(stores, apiKey(userId));
+    const theirs = await issue(stores, apiKey(otherId));
+    await stores.keys.revoke(userId, revoked.id, T0);
+    expect(await stores.keys.rename(userId, key.id, "renamed")).toEqual({ ...key, name: "renamed" });
+    expect(await (await peer()).keys.listActive(userId)).toEqual([{ ...key, name: "renamed" }]);
+    expect(await stores.keys.rename(userId, revoked.id, "x")).toBeUndefined();
+    expect(await stores.keys.rename(userId, theirs.id, "x")).toBeUndefined();
+    expect(await stores.keys.rename(userId, "no-such-key", "x")).toBeUndefined();
+    expect(await stores.keys.rename(userId, "nul\u0000key", "x")).toBeUndefined();
+    expect(await stores.keys.findActiveByHash(theirs.keyHash)).toEqual(theirs);
+  },
+
   "touch sets lastUsedAt when it is null or older than staleBefore, and not otherwise; an unknown id is harmless": async ({ stores }) => {
     const userId = await withAccount(stores);
     const key = await issue(stores, apiKey(userId));
@@ -185,6 +257,17 @@ export const keyRevocationsChecks = {
     expect(stores.keyRevocations.takeRevoked()).toEqual([]);
   },
 
+  "an account's forgotten keys reach another handle (their hashes, or all) once announced": async ({ stores, peer }) => {
+    const other = await peer();
+    const userId = await withAccount(stores);
+    const keys = [await issue(stores, apiKey(userId)), await issue(stores, apiKey(userId))];
+    await stores.accounts.setDisabled(userId, true, T0);
+    const hashes = await stores.keys.forgetAccountKeys(userId, T0);
+    for (const keyHash of hashes) await stores.keyRevocations.onRevoked(keyHash);
+    expectReports(other.keyRevocations.takeRevoked(), keys.map((k) => k.keyHash));
+    expect(other.keyRevocations.takeRevoked()).toEqual([]);
+  },
+
   "several revocations reach another handle together; a later one is reported alone": async ({ stores, peer }) => {
     const other = await peer();
     const userId = await withAccount(stores);
@@ -198,6 +281,18 @@ export const keyRevocationsChecks = {
     expectReports(other.keyRevocations.takeRevoked(), [keys[2]!.keyHash]);
     expect(other.keyRevocations.takeRevoked()).toEqual([]);
     expect(stores.keyRevocations.takeRevoked()).toEqual([]);
+  },
+
+  "an account's deletion, announced key by key, makes every handle drop those keys (their hashes, or all)": async ({ stores, peer }) => {
+    const other = await peer();
+    const account = user();
+    await stores.accounts.insert(account);
+    const keys = [await issue(stores, apiKey(account.id)), await issue(stores, apiKey(account.id))];
+    const deleted = await stores.accounts.delete(account.id, T0);
+    for (const key of deleted!.keys) await stores.keyRevocations.onRevoked(key.keyHash);
+    const taken = other.keyRevocations.takeRevoked();
+    expect(taken === "all" || keys.every((key) => taken.includes(key.keyHash))).toBe(true);
+    expect(other.keyRevocations.takeRevoked()).toEqual([]);
   },
 } satisfies Record<string, Check<Stores>>;
 

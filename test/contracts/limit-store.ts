@@ -110,6 +110,22 @@ export const limitStoreChecks = {
     expect(await stores.limits.sweep(endOf(S + 7), 10)).toBe(1);
   },
 
+  "forget deletes the buckets' counters for every handle, and only theirs; a forgotten bucket starts afresh": async ({ stores, peer }) => {
+    for (const bucket of ["key:a", "key:b", "key-issue:u", "kept"]) {
+      expect((await grant(stores, bucket, 10, S, 4)).granted).toBe(4);
+      expect((await grant(stores, bucket, 10, S + 1, 2)).granted).toBe(2);
+    }
+    await stores.limits.forget(["key:a", "key:b", "key-issue:u", "never-seen"]);
+    await stores.limits.forget([]);
+    const other = await peer();
+    for (const bucket of ["key:a", "key:b", "key-issue:u"]) expect(await heldBeforeOne(other, bucket, S + 1)).toBe(0);
+    expect(await heldBeforeOne(other, "kept", S + 1)).toBe(6);
+    // A release of a forgotten counter (a lease given back late) does not bring it back below zero or at all.
+    await stores.limits.forget(["key:a"]);
+    await stores.limits.release("key:a", S + 1, 3);
+    expect(await heldBeforeOne(stores, "key:a", S + 1)).toBe(0);
+  },
+
   "parallel grants of one from 8 handles count exactly the limit in total": async ({ stores, parallel }) => {
     await parallelGrants(stores, await parallel(8), 5, 1);
   },

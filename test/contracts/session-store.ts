@@ -64,6 +64,18 @@ export const sessionStoreChecks = {
     expect((await stores.sessions.findByTokenHash(kept.tokenHash))?.session).toEqual(kept);
   },
 
+  "deleteOthersOfUser with an id no session has removes every session of that account only (the admin CLI's sign-out everywhere)": async ({ stores, peer }) => {
+    const account = await withAccount(stores);
+    const other = await withAccount(stores);
+    const gone = [session(account.id), session(account.id, { persistent: false })];
+    const kept = session(other.id);
+    for (const s of [...gone, kept]) await stores.sessions.insert(s);
+    expect(await stores.sessions.deleteOthersOfUser(account.id, "")).toBe(2);
+    expect(await stores.sessions.deleteOthersOfUser(account.id, "")).toBe(0);
+    for (const s of gone) expect(await (await peer()).sessions.findByTokenHash(s.tokenHash)).toBeUndefined();
+    expect((await stores.sessions.findByTokenHash(kept.tokenHash))?.session).toEqual(kept);
+  },
+
   "sweepExpired removes sessions expired at now (expiresAt <= now), at most batch a call, and counts them": async ({ stores }) => {
     const account = await withAccount(stores);
     const expired: Session[] = [
@@ -88,6 +100,43 @@ export const sessionStoreChecks = {
     await stores.sessions.insert(live);
     expect(await stores.sessions.sweepExpired(T0, 100)).toBe(0);
     expect((await stores.sessions.findByTokenHash(live.tokenHash))?.session).toEqual(live);
+  },
+
+  "listOfUser: that account's sessions only, newest first, with where they were started": async ({ stores, peer }) => {
+    const [account, other] = [await withAccount(stores), await withAccount(stores)];
+    const old = session(account.id, { createdAt: T0 - 2000, ipAddress: "2001:db8:1:2::/64", userAgent: "old browser" });
+    const unknownClient = session(account.id, { createdAt: T0 - 1000, ipAddress: null, userAgent: null });
+    const newest = session(account.id, { createdAt: T0 });
+    const expired = session(account.id, { createdAt: T0 - 3000, expiresAt: T0 - 1 });
+    for (const s of [newest, old, expired, unknownClient, session(other.id)]) await stores.sessions.insert(s);
+    expect(await (await peer()).sessions.listOfUser(account.id)).toEqual([newest, unknownClient, old, expired]);
+    expect(await stores.sessions.listOfUser("no-such-user")).toEqual([]);
+  },
+
+  "deleteOfUser deletes the account's own session only: another's or an unknown id is false and changes nothing": async ({ stores }) => {
+    const [account, other] = [await withAccount(stores), await withAccount(stores)];
+    const mine = session(account.id);
+    const theirs = session(other.id);
+    await stores.sessions.insert(mine);
+    await stores.sessions.insert(theirs);
+    expect(await stores.sessions.deleteOfUser(account.id, theirs.id)).toBe(false);
+    expect(await stores.sessions.deleteOfUser(account.id, "no-such-session")).toBe(false);
+    expect(await stores.sessions.deleteOfUser(account.id, "nul\u0000id")).toBe(false);
+    expect(await stores.sessions.findByTokenHash(theirs.tokenHash)).toBeDefined();
+    expect(await stores.sessions.deleteOfUser(account.id, mine.id)).toBe(true);
+    expect(await stores.sessions.findByTokenHash(mine.tokenHash)).toBeUndefined();
+    expect(await stores.sessions.deleteOfUser(account.id, mine.id)).toBe(false);
+  },
+
+  "deleteOthersOfUser keeps the one session and the other accounts' sessions, and counts what went": async ({ stores }) => {
+    const [account, other] = [await withAccount(stores), await withAccount(stores)];
+    const [keep, a, b] = [session(account.id), session(account.id), session(account.id)];
+    const theirs = session(other.id);
+    for (const s of [keep, a, b, theirs]) await stores.sessions.insert(s);
+    expect(await stores.sessions.deleteOthersOfUser(account.id, keep.id)).toBe(2);
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([keep]);
+    expect(await stores.sessions.findByTokenHash(theirs.tokenHash)).toBeDefined();
+    expect(await stores.sessions.deleteOthersOfUser(account.id, keep.id)).toBe(0);
   },
 } satisfies Record<string, Check<Stores>>;
 

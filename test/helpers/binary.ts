@@ -17,6 +17,26 @@ export function runBinary(args: string[], options: { cwd?: string; env?: Record<
   return { cwd, exitCode: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
+/**
+ * `runBinary` without blocking this process: what a test needs while its own requests keep a server busy
+ * (a backup under load), or to write to the command's stdin.
+ */
+export async function runBinaryAsync(args: string[], options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "foodapi-bin-"));
+  const child = trackChild(
+    Bun.spawn([BINARY_PATH, ...args], {
+      cwd,
+      env: { ...baseEnv(), ...options.env },
+      stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
+  );
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  forgetChild(child);
+  return { cwd, exitCode, stdout, stderr };
+}
+
 export interface RunningServer {
   readonly url: string;
   readonly cwd: string;

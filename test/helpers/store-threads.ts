@@ -16,15 +16,16 @@ type StoreRequestBody =
 export type StoreRequest = StoreRequestBody & { id: number };
 export type StoreReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; name: string; message: string };
 
-type StoreName = "accounts" | "sessions" | "keys" | "keyRevocations" | "limits" | "trial";
+type StoreName = "accounts" | "sessions" | "keys" | "keyRevocations" | "limits" | "trial" | "usage";
 
 /** Every method of every store: one added to a contract and missing here fails the type check. */
 const METHODS = {
-  accounts: { findByEmail: 1, insert: 1 },
-  sessions: { insert: 1, findByTokenHash: 1, extend: 1, delete: 1, sweepExpired: 1 },
-  keys: { insertWithinLimit: 1, findActiveByHash: 1, listActive: 1, revoke: 1, touch: 1, sweep: 1 },
+  accounts: { findByEmail: 1, insert: 1, count: 1, rename: 1, changePassword: 1, delete: 1, list: 1, setDisabled: 1 },
+  sessions: { insert: 1, findByTokenHash: 1, extend: 1, delete: 1, listOfUser: 1, deleteOfUser: 1, deleteOthersOfUser: 1, sweepExpired: 1 },
+  keys: { insertWithinLimit: 1, findActiveByHash: 1, listActive: 1, revoke: 1, rename: 1, touch: 1, sweep: 1, countActive: 1, findById: 1, listAllActive: 1, forgetAccountKeys: 1 },
   keyRevocations: { onRevoked: 1, takeRevoked: 1 },
-  limits: { grant: 1, release: 1, sweep: 1 },
+  limits: { grant: 1, release: 1, forget: 1, sweep: 1 },
+  usage: { add: 1, hours: 1, sweep: 1 },
   trial: { secret: 1, markChallengeUsed: 1, consumeTrialRequest: 1, sweepExpired: 1 },
 } satisfies { [K in StoreName]: Record<keyof StateStores[K], 1> };
 
@@ -90,6 +91,7 @@ function remoteStores(thread: StoreThread, close: () => Promise<void>): StateSto
     keyRevocations: remote("keyRevocations"),
     limits: remote("limits"),
     trial: remote("trial"),
+    usage: remote("usage"),
     ping: call(null, "ping"),
     probeWrite: call(null, "probeWrite"),
     close,

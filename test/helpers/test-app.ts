@@ -67,6 +67,8 @@ export async function createTestApp(options: { env?: Record<string, string>; clo
     /** Closes the state (the backend's own stores: a wrapper's are the test's) and removes it; to be awaited. */
     close(): Promise<void> {
       return (closed ??= (async () => {
+        // Counts not yet written are dropped with the state; the timer must not write to a closed one.
+        app.usage.stop();
         catalog.close();
         await state.close();
         rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,103 @@
+import type { Clock } from "../clock";
+import { apiError } from "../http/error-catalog";
+import type { ActiveKeys } from "../keys/active-keys";
+import { keyIssueBucket, keyUseBucket } from "../keys/service";
+import type { Limiter } from "../limits/limiter";
+import { parseName } from "../security/text";
+import { type ListedSession, USER_NAME_MAX_LENGTH } from "./model";
+import { hashPassword, verifyPassword } from "./passwords";
+import { checkNewPassword } from "./service";
+import { newSession, type SessionClient, type ValidSession } from "./sessions";
+import type { AccountStore, Session, SessionStore, User } from "./store";
+
+/**
+ * Account self-service (decisions §13) as plain functions over the stores: the routes
+ * (self-service-routes.ts) only carry requests to them and answers back.
+ */
+
+/** The signed-in user's password, or 400 INVALID_PASSWORD (Better Auth's answer; the session is not at stake). */
+async function requirePassword(user: User, password: string): Promise<void> {
+  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, password))) throw apiError("INVALID_PASSWORD");
+}
+
+/** The account vanished between the session check and the write (deleted meanwhile): as if signed out. */
+const gone = () => apiError("SIGN_IN_REQUIRED");
+
+export interface PasswordChange {
+  user: User;
+  /** The fresh session's token when the other sessions were ended, for the cookie and the answer. */
+  token: string | null;
+  persistent: boolean;
+}
+
+export async function changePassword(
+  deps: { accounts: AccountStore; clock: Clock },
+  account: ValidSession,
+  body: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean },
+  client: SessionClient,
+): Promise<PasswordChange> {
+  checkNewPassword(body.newPassword);
+  await requirePassword(account.user, body.currentPassword);
+  const passwordHash = await hashPassword(body.newPassword);
+  const persistent = account.session.persistent;
+  // Ending the other sessions ends this one too, and starts a fresh one in the same transaction: a token
+  // that may have leaked with the old password is worth nothing afterwards, whichever session held it.
+  const fresh = body.revokeOtherSessions ? newSession(deps.clock, account.user.id, persistent, client) : undefined;
+  const user = await deps.accounts.changePassword(account.user.id, passwordHash, deps.clock(), fresh?.session);
+  if (!user) throw gone();
+  return { user, token: fresh?.token ?? null, persistent };
+}
+
+export async function renameUser(deps: { accounts: AccountStore; clock: Clock }, userId: string, body: { name?: string; email?: unknown }): Promise<User> {
+  // Better Auth's own rule: changing the e-mail is a flow of its own (verification), not an update.
+  if (body.email !== undefined) throw apiError("EMAIL_CAN_NOT_BE_UPDATED");
+  if (body.name === undefined) throw apiError("VALIDATION_ERROR", "name", "is required");
+  const checked = parseName(body.name, USER_NAME_MAX_LENGTH);
+  if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
+  const user = await deps.accounts.rename(userId, checked.name, deps.clock());
+  if (!user) throw gone();
+  return user;
+}
+
+/**
+ * Deletes the account after checking its password: the account, its sessions, its keys and their usage in
+ * one transaction (accounts/store.ts); then every process drops the keys from its cache (the revocation
+ * signal: the next request with one is the uniform 401 everywhere) and the rate limiter forgets the keys'
+ * and the account's counters.
+ */
+export async function deleteAccount(
+  deps: { accounts: AccountStore; activeKeys: ActiveKeys; limiter: Limiter; clock: Clock },
+  user: User,
+  password: string,
+): Promise<void> {
+  await requirePassword(user, password);
+  const deleted = await deps.accounts.delete(user.id, deps.clock());
+  if (!deleted) return;
+  await deps.activeKeys.dropDeleted(deleted.keys.map((key) => key.keyHash));
+  await deps.limiter.forget([keyIssueBucket(user.id), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The account's live sessions, newest first, the caller's marked `current`. */
+export async function listSessions(sessions: SessionStore, clock: Clock, account: ValidSession): Promise<ListedSession[]> {
+  const now = clock();
+  const live = (await sessions.listOfUser(account.user.id)).filter((session) => session.expiresAt > now);
+  return live.map((session: Session) => ({
+    id: session.id,
+    createdAt: iso(session.createdAt),
+    updatedAt: iso(session.updatedAt),
+    expiresAt: iso(session.expiresAt),
+    ipAddress: session.ipAddress,
+    userAgent: session.userAgent,
+    current: session.id === account.session.id,
+  }));
+}
+
+/** Ends one of the account's sessions by id; 404 SESSION_NOT_FOUND when it is unknown or another's. True when it was the caller's own. */
+export async function revokeSession(sessions: SessionStore, account: ValidSession, body: { id?: string; token?: string }): Promise<boolean> {
+  const id = body.id ?? body.token;
+  if (id === undefined) throw apiError("VALIDATION_ERROR", "id", "is required");
+  if (!(await sessions.deleteOfUser(account.user.id, id))) throw apiError("SESSION_NOT_FOUND");
+  return id === account.session.id;
+}
