@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { obtainTrialToken } from "./helpers/altcha";
 import { decodeContent } from "./helpers/content-coding";
-import { oracleFoods, oracleNutrientValues, oracleScaled } from "./helpers/sr28-oracle";
+import { oracleFoods, oracleFoodValues, oracleScaled } from "./helpers/sr28-oracle";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 // POST /v1/foods/lookup (decisions §9): several details at once, one quota unit per distinct food number,
@@ -45,7 +45,7 @@ describe("POST /v1/foods/lookup", () => {
     const body = (await (await lookup({ foodNumbers: ["01009", "11090"], nutrients: ["208", "203", "999"], grams: 28.35 })).json()) as LookupAnswer;
     for (const item of body.items) {
       expect(item.basis).toEqual({ grams: 28.35, portion: null });
-      const expected = new Map(oracleNutrientValues(item.foodNumber).map((v) => [v.nutrientNumber, Number(oracleScaled(v.text, "28.35", v.decimals))]));
+      const expected = new Map(oracleFoodValues(item.foodNumber).map((v) => [v.nutrientNumber, Number(oracleScaled(v.text, "28.35", v.decimals))]));
       expect(item.nutrients.map((n) => [n.number, n.value])).toEqual([
         ["208", expected.get("208")!],
         ["203", expected.get("203")!],

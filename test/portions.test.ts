@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { oracleNutrientValues, oraclePortions, oracleScaled } from "./helpers/sr28-oracle";
+import { oracleFoodValues, oraclePortions, oracleScaled } from "./helpers/sr28-oracle";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 // Amounts for a portion (decisions §9): every value scaled to the grams asked for, rounded to the
@@ -27,7 +27,7 @@ async function detail(path: string) {
 
 /** Each nutrient's expected value for `gramsText` grams, from the raw files. */
 function expectedFor(foodNumber: string, gramsText: string): Map<string, number> {
-  return new Map(oracleNutrientValues(foodNumber).map((v) => [v.nutrientNumber, Number(oracleScaled(v.text, gramsText, v.decimals))]));
+  return new Map(oracleFoodValues(foodNumber).map((v) => [v.nutrientNumber, Number(oracleScaled(v.text, gramsText, v.decimals))]));
 }
 
 // Butter, cheddar, raw broccoli, a cereal with many fortified micronutrients, baby food, a beef cut.

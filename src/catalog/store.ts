@@ -11,6 +11,11 @@ export interface CatalogStore {
   /** Every food (optionally of one group) in food-number order. */
   allCandidates(group: string | undefined): Candidate[];
   /**
+   * A nutrient's foods that have a value, ordered by value then food id, with their values (food ids are
+   * NDB_No as integers); undefined for a number that is not a nutrient.
+   */
+  nutrientRanking(number: string): NutrientRanking | undefined;
+  /**
    * A food's detail answer as the importer stored it, compressed as `coding`, with the entity tag base of
    * its JSON; food ids are NDB_No as integers.
    */
@@ -24,6 +29,11 @@ export interface CatalogStore {
   /** Throws unless the catalog answers a real query (for /healthz). */
   ping(): void;
   close(): void;
+}
+
+export interface NutrientRanking {
+  readonly foodIds: Int32Array;
+  readonly values: Float64Array;
 }
 
 export interface FoodGroupCount {

@@ -55,8 +55,8 @@ const offeredFor = (body: string | Uint8Array) => (byteLength(body) < COMPRESS_M
 /** An answer kept in memory: each coding is compressed the first time a client asks for it, then kept. */
 export interface PreparedJson extends EncodedAnswer {
   readonly json: string;
-  /** Memory it may come to hold, its compressed forms included (for a cache's byte bound). */
-  readonly maxBytes: number;
+  /** Memory its compressed forms may come to hold (for a cache's byte bound, beside the text's). */
+  readonly maxFormBytes: number;
 }
 
 export function preparedJson(json: string, etag: string): PreparedJson {
@@ -66,8 +66,8 @@ export function preparedJson(json: string, etag: string): PreparedJson {
   return {
     json,
     offered,
-    // The text at up to two bytes a character, and each compressed form kept at most half its length.
-    maxBytes: 2 * json.length + offered.length * Math.ceil(json.length / 2),
+    // Each compressed form is kept only when it is at most half the text's length.
+    maxFormBytes: offered.length * Math.ceil(json.length / 2),
     open(coding) {
       if (coding === "identity") return identity;
       return {

@@ -62,7 +62,7 @@ function oracleDecimals(): Map<string, number> {
   return decimalsCache;
 }
 
-export function oracleNutrientValues(foodNumber: string): OracleNutrientValue[] {
+export function oracleFoodValues(foodNumber: string): OracleNutrientValue[] {
   const decimals = oracleDecimals();
   return lines("NUT_DATA.txt")
     .filter((line) => line.startsWith(`~${foodNumber}~`))
@@ -121,4 +121,33 @@ export function oracleScaled(valueText: string, gramsText: string, decimals: num
 
 function lines(file: string): string[] {
   return sr28File(file).toString("latin1").split(/\r?\n/).filter((line) => line.length > 0);
+}
+
+/** NUT_DATA.txt read the same independent way: nutrient number → food number → value per 100 g. */
+let valuesCache: Map<string, Map<string, number>> | undefined;
+
+export function oracleNutrientValues(): Map<string, Map<string, number>> {
+  if (!valuesCache) {
+    valuesCache = new Map();
+    for (const line of sr28File("NUT_DATA.txt").toString("latin1").split(/\r?\n/)) {
+      if (line.length === 0) continue;
+      const match = /^~(\d{5})~\^~(\d{3})~\^([0-9.]+)\^/.exec(line);
+      if (!match) throw new Error(`oracle cannot read: ${line.slice(0, 60)}`);
+      let byFood = valuesCache.get(match[2]!);
+      if (!byFood) valuesCache.set(match[2]!, (byFood = new Map()));
+      byFood.set(match[1]!, Number(match[3]!));
+    }
+  }
+  return valuesCache;
+}
+
+/** NUTR_DEF.txt: nutrient number → unit. */
+export function oracleNutrientUnits(): Map<string, string> {
+  return new Map(
+    sr28File("NUTR_DEF.txt").toString("latin1").split(/\r?\n/).filter(Boolean).map((line) => {
+      const match = /^~(\d{3})~\^~([^~]*)~/.exec(line);
+      if (!match) throw new Error(`oracle cannot read: ${line.slice(0, 60)}`);
+      return [match[1]!, match[2]!] as const;
+    }),
+  );
 }
