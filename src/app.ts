@@ -97,7 +97,7 @@ export async function createFoodApi(deps: AppDeps) {
   const keyCredentials = keyCredential({ keys: activeKeys, clock, limiter, freeLimit: config.freeLimit, usage });
   const trialCredentials = trialCredential(trial);
   const verifiers: CredentialVerifiers = { apiKey: keyCredentials.verify, bearer: trialCredentials.verify };
-  const admit: Admission = (principal) => (principal.kind === "key" ? keyCredentials.admit(principal) : trialCredentials.admit(principal));
+  const admit: Admission = (principal, cost) => (principal.kind === "key" ? keyCredentials.admit(principal, cost) : trialCredentials.admit(principal, cost));
 
   // A storage fault anywhere (Elysia route or direct route) is a 503 and marks the storage unhealthy.
   const storage = createStorageHealth(deps.state.probeWrite, deps.logError);

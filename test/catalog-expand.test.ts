@@ -16,7 +16,7 @@ test("a catalog expanded at first start answers every food's detail exactly as t
   const expanded = new Database(expandedPath, { readonly: true });
   try {
     const details = (db: Database) =>
-      db.query<{ id: number; detail: Uint8Array }, []>("SELECT food_id AS id, detail FROM food_details ORDER BY food_id").all();
+      db.query<{ id: number; detail: Uint8Array }, []>("SELECT food_id AS id, zstd AS detail FROM food_details ORDER BY food_id").all();
     const want = details(imported);
     const got = details(expanded);
     expect(want.length).toBe(8789);

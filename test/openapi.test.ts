@@ -85,7 +85,7 @@ describe("the OpenAPI document", () => {
     const { paths } = await openApiDocument();
     const detail = paths["/v1/foods/{foodNumber}"]!;
     for (const operation of [detail.get!, detail.head!]) {
-      expect(operation.description).toContain("Sent zstd-compressed (`Content-Encoding: zstd`");
+      expect(operation.description).toContain("Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`");
       expect(operation.description).toContain("Nutrient values are per 100 g of edible portion");
     }
   });
@@ -112,11 +112,15 @@ describe("the OpenAPI document", () => {
   test("the error shape, the rate-limit headers and examples", async () => {
     const { paths, components } = await openApiDocument();
     expect(components.schemas.Error).toMatchObject({ required: ["code", "message"] });
-    expect(Object.keys(components.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "WWW-Authenticate"]);
+    expect(Object.keys(components.headers).sort()).toEqual([
+      "Cache-Control", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "Vary", "WWW-Authenticate",
+    ]);
 
     const search = paths["/v1/foods"]!.get!;
-    expect(Object.keys(search.responses).sort()).toEqual(["200", "400", "401", "413", "429", "503"]);
-    expect(Object.keys(search.responses["200"]!.headers!)).toEqual(["RateLimit-Policy", "RateLimit"]);
+    expect(Object.keys(search.responses).sort()).toEqual(["200", "304", "400", "401", "413", "429", "503"]);
+    expect(Object.keys(search.responses["200"]!.headers!)).toEqual(["ETag", "Cache-Control", "Vary", "Content-Encoding", "RateLimit-Policy", "RateLimit"]);
+    expect(Object.keys(search.responses["304"]!.headers!)).toEqual(["ETag", "Cache-Control", "Vary", "RateLimit-Policy", "RateLimit"]);
+    expect(search.responses["304"]!.content).toBeUndefined();
     expect(Object.keys(search.responses["429"]!.headers!).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
     expect(Object.keys(search.responses["401"]!.headers!)).toEqual(["WWW-Authenticate"]);
     expect(Object.keys(search.responses["429"]!.content!["application/json"].examples).sort()).toEqual(["RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED"]);

@@ -167,7 +167,7 @@ if (missing) {
       const prefix = freshPrefix();
       const [a, b] = [await openRedisCounters(url, { prefix }), await openRedisCounters(url, { prefix })];
       try {
-        const secretless = { secret: () => "", markChallengeUsed: () => true, consumeTrialRequest: () => null, sweepExpired: () => 0 };
+        const secretless = { secret: () => "", markChallengeUsed: () => true, consumeTrialRequest: () => null, trialRequestsUsed: () => 0, sweepExpired: () => 0 };
         const trials = [a.trialCounters(secretless), b.trialCounters(secretless)];
         const counts = await Promise.all(Array.from({ length: 60 }, (_, i) => trials[i % 2]!.consumeTrialRequest("jti", 30, Date.now() + 3600_000)));
         expect(counts.filter((n) => n !== null).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));

@@ -65,6 +65,7 @@ describe("the contract checks catch a broken store", () => {
       secret: (_name, generate) => generate(),
       markChallengeUsed: () => true,
       sweepExpired: () => 0,
+      trialRequestsUsed: (jti) => used.get(jti) ?? 0,
       async consumeTrialRequest(jti, quota) {
         const count = used.get(jti) ?? 0;
         if (count >= quota) return null;

@@ -13,6 +13,8 @@ export const HOST = "127.0.0.1";
 /** Limits no workload reaches, so that every server answers what it is asked rather than 429. */
 export const SERVER_LIMIT_FLAGS = ["--free-limit", "100000000/1h", "--trial-ip-limit", "1000000/1h"];
 export const SEARCH_PATH = "/v1/foods?q=chicken&limit=20";
+/** What Chrome and Firefox send over https. */
+export const BROWSER_ACCEPT_ENCODING = "gzip, deflate, br, zstd";
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);

@@ -16,6 +16,9 @@ export interface DetailDictionaries {
   readonly derivations: ReadonlyMap<string, string>;
 }
 
+/** What the stored values are for: 100 g of edible portion (portions.ts scales them to other amounts). */
+export const PER_100_GRAMS: FoodDetail["basis"] = { grams: 100, portion: null };
+
 export function toFoodDetail(
   food: FoodRow,
   values: readonly ValueRow[],
@@ -39,6 +42,7 @@ export function toFoodDetail(
       fat: food.fatFactor,
       carbohydrate: food.carbohydrateFactor,
     },
+    basis: PER_100_GRAMS,
     nutrients: ordered.map(({ v, n }) => ({
       number: n.def.number,
       name: n.def.name,

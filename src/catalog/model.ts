@@ -1,5 +1,7 @@
 import { t } from "elysia";
 import { Integer, queryStrings } from "../http/schema";
+import { GRAMS_MAX } from "./amounts";
+import { LOOKUP_MAX_FOODS } from "./lookup";
 import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
 
 /** A range's bound as the document shows it (search-params.ts checks the same). */
@@ -80,6 +82,14 @@ export const FoodNutrient = t.Object({
   derivation: Nullable(t.Object({ code: t.String(), description: t.String() })),
 });
 
+export const FoodPortion = t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() });
+
+/** What the nutrient values are for: 100 g by default, or the grams asked for (`?grams=`, `?portion=`). */
+export const AmountBasis = t.Object({
+  grams: t.Number({ description: "Grams of edible portion the values are for." }),
+  portion: Nullable(FoodPortion),
+});
+
 export const FoodDetail = t.Object({
   foodNumber: t.String(),
   name: t.String(),
@@ -95,11 +105,44 @@ export const FoodDetail = t.Object({
     fat: Nullable(t.Number()),
     carbohydrate: Nullable(t.Number()),
   }),
+  basis: AmountBasis,
   nutrients: t.Array(FoodNutrient),
-  portions: t.Array(t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() })),
+  portions: t.Array(FoodPortion),
   footnotes: t.Array(
     t.Object({ number: t.String(), type: t.String(), nutrientNumber: Nullable(t.String()), text: t.String() }),
   ),
+});
+
+/** A detail's parameters as the document shows them; they arrive as strings, parsed by service.ts and amounts.ts. */
+export const DetailParameters = t.Object({
+  nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204; unknown numbers are ignored." })),
+  grams: t.Optional(
+    t.Number({
+      exclusiveMinimum: 0,
+      maximum: GRAMS_MAX,
+      description: `Scale every nutrient value to this many grams (above 0, at most ${GRAMS_MAX}, up to 6 decimals). Not with \`portion\`.`,
+    }),
+  ),
+  portion: t.Optional(Integer({ description: "Scale every nutrient value to the portion with this `seq` (one of the food's `portions`). Not with `grams`." })),
+});
+
+export const DetailQuery = queryStrings(DetailParameters);
+
+export const LookupBody = t.Object({
+  foodNumbers: t.Array(t.String({ description: "A food number (NDB_No, 5 digits); anything else is listed in `notFound`." }), {
+    minItems: 1,
+    maxItems: LOOKUP_MAX_FOODS,
+    description: `1 to ${LOOKUP_MAX_FOODS} food numbers; a repeated one is answered once. Each distinct one costs a unit of quota.`,
+  }),
+  nutrients: t.Optional(t.Array(t.String(), { description: "Only these nutrient numbers in every item (unknown ones are ignored)." })),
+  grams: t.Optional(
+    t.Number({ exclusiveMinimum: 0, maximum: GRAMS_MAX, description: `Scale every item's nutrient values to this many grams (at most ${GRAMS_MAX}, up to 6 decimals).` }),
+  ),
+});
+
+export const LookupResult = t.Object({
+  items: t.Array(FoodDetail, { description: "The details of the foods found, in the order asked, each once." }),
+  notFound: t.Array(t.String(), { description: "The food numbers asked for that are not foods, in the order asked, each once." }),
 });
 
 export const FoodGroupList = t.Object({
@@ -125,3 +168,4 @@ export type SearchResult = typeof SearchResult.static;
 export type FoodDetail = typeof FoodDetail.static;
 export type FoodGroupList = typeof FoodGroupList.static;
 export type NutrientList = typeof NutrientList.static;
+export type LookupBody = typeof LookupBody.static;

@@ -1,11 +1,19 @@
 import { Elysia, t } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
-import { type CredentialGuard, guardedJson } from "../http/credential-guard";
+import { cachedJsonResponse } from "../http/cached-response";
+import { type CredentialGuard, guardedJson, type Principal } from "../http/credential-guard";
+import { splitUrl } from "../http/direct-routes";
+import { ApiError, errorResponse, SECURITY_HEADERS } from "../http/errors";
+import { operation } from "../http/route-table";
+import { checkedByService } from "../http/schema";
+import { type LookupRequest, LOOKUP_MAX_FOODS, lookupJson, parseLookupBody } from "./lookup";
 import { apiError } from "../http/error-catalog";
 import { type DirectRouteSpec, directRoutes, mountRoutes } from "../http/route-table";
-import { FoodDetail, FoodGroupList, NutrientList, SearchQuery, SearchResult } from "./model";
+import { type PreparedJson, preparedJson } from "../http/content-encoding";
+import { etagBase } from "../http/etag";
+import { DetailQuery, FoodDetail, FoodGroupList, LookupBody, LookupResult, NutrientList, SearchQuery, SearchResult } from "./model";
 import { PAGE_SIZE_MAX } from "./search-params";
-import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseNutrientFilter } from "./service";
+import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseDetailQuery } from "./service";
 import type { CatalogStore } from "./store";
 
 /** What every data route can answer besides its own errors: the guard's and the quota's. */
@@ -18,9 +26,9 @@ const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", ST
 export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
   const foodSearch = createFoodSearch(store);
   const details = createFoodDetails(store);
-  // Immutable while served: serialised once.
-  let groupsJson: string | undefined;
-  let nutrientsJson: string | undefined;
+  // Immutable while served: serialised (and compressed, per coding asked for) once.
+  let groupsJson: PreparedJson | undefined;
+  let nutrientsJson: PreparedJson | undefined;
 
   const routes: DirectRouteSpec[] = [
     {
@@ -33,18 +41,18 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       credential: "apiKeyOrTrial",
       errors: [...DATA_ERRORS, "VALIDATION_ERROR", "UNKNOWN_NUTRIENT"],
       examples: { "200": { items: [{ foodNumber: "01009", name: "Cheese, cheddar" }], total: 37, page: 1, limit: 1 } },
-      handle: guardedJson(guard, ({ search }) => foodSearch.jsonForQuery(search)),
+      handle: guardedJson(guard, ({ search }) => foodSearch.answerForQuery(search)),
     },
     {
       path: "/v1/foods/:foodNumber",
-      query: t.Object({ nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204" })) }),
+      query: DetailQuery,
       response: { 200: FoodDetail },
       summary: "One food with its nutrients, portions and footnotes",
       description:
-        "Nutrient values are per 100 g of edible portion, in SR order. A 404 counts against the quota too. Sent zstd-compressed (`Content-Encoding: zstd`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` lists zstd.",
+        "Nutrient values are per 100 g of edible portion, in SR order; with `grams` or `portion` (not both) every value is scaled to that amount and rounded to the nutrient's decimals, and `basis` says what the values are for. A 404 counts against the quota too. Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` allows it; a selection or scaled answer is compressed for its request (zstd, br or gzip).",
       tags: ["Catalog"],
       credential: "apiKeyOrTrial",
-      errors: [...DATA_ERRORS, "FOOD_NOT_FOUND"],
+      errors: [...DATA_ERRORS, "FOOD_NOT_FOUND", "VALIDATION_ERROR"],
       examples: {
         "200": {
           foodNumber: "01001",
@@ -54,10 +62,9 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
         },
       },
       handle: guardedJson(guard, ({ param = "", search }) => {
-        const nutrients = search === "" ? undefined : parseNutrientFilter(new URLSearchParams(search).get("nutrients") ?? undefined);
-        const json = details.answer(param, nutrients);
-        if (json === null) throw apiError("FOOD_NOT_FOUND", param);
-        return json;
+        const answer = details.answer(param, search === "" ? undefined : parseDetailQuery(search));
+        if (answer === null) throw apiError("FOOD_NOT_FOUND", param);
+        return answer;
       }),
     },
     {
@@ -68,7 +75,7 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       credential: "apiKeyOrTrial",
       errors: DATA_ERRORS,
       examples: { "200": { items: [{ code: "0100", name: "Dairy and Egg Products", foodCount: 283 }] } },
-      handle: guardedJson(guard, () => (groupsJson ??= JSON.stringify(listFoodGroups(store)))),
+      handle: guardedJson(guard, () => (groupsJson ??= prepare(listFoodGroups(store)))),
     },
     {
       path: "/v1/nutrients",
@@ -78,9 +85,82 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       credential: "apiKeyOrTrial",
       errors: DATA_ERRORS,
       examples: { "200": { items: [{ number: "203", name: "Protein", unit: "g", tag: "PROCNT", decimals: 2, order: 600 }] } },
-      handle: guardedJson(guard, () => (nutrientsJson ??= JSON.stringify(listNutrients(store)))),
+      handle: guardedJson(guard, () => (nutrientsJson ??= prepare(listNutrients(store)))),
     },
   ];
 
-  return { direct: directRoutes(routes), documented: mountRoutes(new Elysia(), routes) };
+  return { direct: directRoutes(routes), documented: mountRoutes(new Elysia(), routes).use(lookupRoute(details, guard)) };
+}
+
+const LOOKUP_PATH = "/v1/foods/lookup";
+
+/**
+ * `POST /v1/foods/lookup`. The credential is checked when the request arrives, before the body is read
+ * (without one, the 401 whatever the body); the body is then checked here rather than by Elysia, so that a
+ * bad one is counted (one unit) and answered with the RateLimit headers like every guarded request; a good
+ * one costs a unit per distinct food number, all or nothing. The answer carries an ETag like every data
+ * answer, but `If-None-Match` is not honoured on a POST (RFC 9110 keeps 304 to GET and HEAD).
+ */
+function lookupRoute(details: ReturnType<typeof createFoodDetails>, guard: CredentialGuard) {
+  const principals = new WeakMap<Request, Principal>();
+  const isLookup = (request: Request) => {
+    if (request.method !== "POST") return false;
+    const { path } = splitUrl(request.url);
+    return path === LOOKUP_PATH || path === `${LOOKUP_PATH}/`;
+  };
+  return new Elysia()
+    .onRequest(async ({ request }) => {
+      if (!isLookup(request)) return;
+      const identity = await guard.authenticate(request);
+      if (!identity.ok) return identity.response;
+      principals.set(request, identity.principal);
+    })
+    .post(
+      LOOKUP_PATH,
+      async ({ request, body }) => {
+        let principal = principals.get(request);
+        if (!principal) {
+          // A request the arrival check did not recognise (a path spelling it does not know): checked now.
+          const identity = await guard.authenticate(request);
+          if (!identity.ok) return identity.response;
+          principal = identity.principal;
+        }
+        let lookup: LookupRequest;
+        try {
+          lookup = parseLookupBody(body);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          const counted = await guard.admit(request, principal, 1);
+          return counted.ok ? errorResponse(error, counted.headers) : counted.response;
+        }
+        const admitted = await guard.admit(request, principal, lookup.foodNumbers.length);
+        if (!admitted.ok) return admitted.response;
+        const headers = admitted.headers;
+        headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
+        try {
+          return cachedJsonResponse(request, lookupJson(lookup.foodNumbers, (n) => details.json(n, lookup.view)), headers, false);
+        } catch (error) {
+          if (error instanceof ApiError) return errorResponse(error, headers);
+          throw error;
+        }
+      },
+      {
+        body: checkedByService(LookupBody),
+        response: { 200: LookupResult },
+        detail: operation({
+          summary: "Several foods' details at once",
+          description: `1 to ${LOOKUP_MAX_FOODS} food numbers, each answered once, in the order asked; those that are not foods are listed in \`notFound\`. \`nutrients\` and \`grams\` apply to every item as on the detail route. Costs one unit of quota per distinct food number: with fewer left, 429 and nothing is counted. Compressed for its request by \`Accept-Encoding\`; the ETag is the answer's, but \`If-None-Match\` is not honoured on this POST.`,
+          tags: ["Catalog"],
+          credential: "apiKeyOrTrial",
+          errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
+          requestExample: { foodNumbers: ["01001", "01009", "99999"], nutrients: ["203", "208"], grams: 30 },
+          examples: { "200": { items: [], notFound: ["99999"] } },
+        }),
+      },
+    );
+}
+
+function prepare(value: unknown): PreparedJson {
+  const json = JSON.stringify(value);
+  return preparedJson(json, etagBase(json));
 }

@@ -90,12 +90,15 @@ export const footnotes = sqliteTable(
 );
 
 /**
- * Each food's `GET /v1/foods/{n}` answer, assembled once by the importer from the tables above: JSON,
- * zstd-compressed (see import/sqlite-details.ts).
+ * Each food's `GET /v1/foods/{n}` answer, assembled once by the importer from the tables above, in the content
+ * codings import/sqlite-details.ts stores, with the entity tag of its JSON. The small
+ * columns first: a row is read up to the column asked for.
  */
 export const foodDetails = sqliteTable("food_details", {
   foodId: integer("food_id").primaryKey(),
-  detail: blob("detail", { mode: "buffer" }).notNull(),
+  etag: text("etag").notNull(),
+  zstd: blob("zstd", { mode: "buffer" }).notNull(),
+  gzip: blob("gzip", { mode: "buffer" }).notNull(),
 });
 
 /**
@@ -170,7 +173,7 @@ CREATE TABLE footnotes (
   text TEXT NOT NULL
 );
 CREATE INDEX footnotes_food_idx ON footnotes (food_id);
-CREATE TABLE food_details (food_id INTEGER PRIMARY KEY REFERENCES foods(id), detail BLOB NOT NULL);
+CREATE TABLE food_details (food_id INTEGER PRIMARY KEY REFERENCES foods(id), etag TEXT NOT NULL, zstd BLOB NOT NULL, gzip BLOB NOT NULL);
 CREATE TABLE nutrient_rankings (
   nutrient_number TEXT PRIMARY KEY REFERENCES nutrients(number),
   food_ids BLOB NOT NULL,

@@ -3,7 +3,7 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { catalogInfo, foodGroups, foods, nutrientRankings, nutrients } from "./sqlite-schema";
 import type { Candidate } from "./ranking";
-import type { CatalogStore, FoodGroupCount, NutrientDefinition, NutrientRanking } from "./store";
+import type { CatalogStore, FoodGroupCount, NutrientDefinition, NutrientRanking, StoredCoding, StoredDetail } from "./store";
 
 const CANDIDATE_SQL =
   "f.food_number AS foodNumber, f.name, f.search_name AS searchName, f.group_code AS groupCode, f.manufacturer";
@@ -58,7 +58,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
     .where(eq(nutrientRankings.nutrientNumber, placeholder("number")))
     .prepare();
   // Plain prepared SQL: one row on every detail request, and drizzle's row mapping costs more than the lookup.
-  const detailOfFood = sqlite.query<{ detail: Uint8Array }, [number]>("SELECT detail FROM food_details WHERE food_id = ?1");
+  const detailQuery = (column: StoredCoding) => sqlite.query<StoredDetail, [number]>(`SELECT etag, ${column} AS body FROM food_details WHERE food_id = ?1`);
+  const detailIn = { zstd: detailQuery("zstd"), gzip: detailQuery("gzip") } satisfies Record<StoredCoding, unknown>;
 
   let groupsCache: FoodGroupCount[] | undefined;
   let nutrientsCache: NutrientDefinition[] | undefined;
@@ -78,8 +79,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
       return row && decodeRanking(row.foodIds, row.values);
     },
 
-    packedDetail(foodId) {
-      return detailOfFood.get(foodId)?.detail;
+    storedDetail(foodId, coding) {
+      return detailIn[coding].get(foodId) ?? undefined;
     },
 
     foodGroups() {

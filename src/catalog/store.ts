@@ -1,3 +1,4 @@
+import type { STORED_CODINGS } from "./import/sqlite-details";
 import type { Candidate } from "./ranking";
 
 /**
@@ -14,8 +15,11 @@ export interface CatalogStore {
    * NDB_No as integers); undefined for a number that is not a nutrient.
    */
   nutrientRanking(number: string): NutrientRanking | undefined;
-  /** A food's detail answer as the importer stored it (zstd-compressed JSON); food ids are NDB_No as integers. */
-  packedDetail(foodId: number): Uint8Array | undefined;
+  /**
+   * A food's detail answer as the importer stored it, compressed as `coding`, with the entity tag base of
+   * its JSON; food ids are NDB_No as integers.
+   */
+  storedDetail(foodId: number, coding: StoredCoding): StoredDetail | undefined;
   /** Every food group with its number of foods, by code. */
   foodGroups(): FoodGroupCount[];
   /** Every nutrient definition, in SR order. */
@@ -50,3 +54,10 @@ export interface NutrientDefinition {
   decimals: number;
   srOrder: number;
 }
+
+export interface StoredDetail {
+  etag: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+export type StoredCoding = (typeof STORED_CODINGS)[number];

@@ -27,7 +27,11 @@ export async function openCatalog(path: string | undefined, cacheDir: string): P
   // kernel's page cache holds the file once for every worker.
   const database = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
   const tables = new Set(database.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name));
-  const missing = REQUIRED_TABLES.filter((table) => !tables.has(table));
+  const detailColumns = new Set(database.query<{ name: string }, []>("SELECT name FROM pragma_table_info('food_details')").all().map((c) => c.name));
+  const missing = [
+    ...REQUIRED_TABLES.filter((table) => !tables.has(table)),
+    ...REQUIRED_DETAIL_COLUMNS.filter((column) => tables.has("food_details") && !detailColumns.has(column)).map((column) => `food_details.${column}`),
+  ];
   if (missing.length > 0) {
     database.close();
     throw new CatalogUnavailable(`${file} is not a catalog from this version of 'foodapi import' (no ${missing.join(", ")}); import it again`);
@@ -37,6 +41,8 @@ export async function openCatalog(path: string | undefined, cacheDir: string): P
 
 /** What the server reads; a catalog from an older importer lacks the stored detail answers. */
 const REQUIRED_TABLES = ["foods", "food_groups", "nutrients", "food_search", "food_details", "catalog_info"];
+/** A catalog from before the answers were stored in every content coding has only a zstd `detail`. */
+const REQUIRED_DETAIL_COLUMNS = ["etag", "zstd", "gzip"];
 
 /**
  * The embedded catalog as a real file. SQLite cannot open a file inside the binary, and loading it into

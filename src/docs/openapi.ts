@@ -1,3 +1,4 @@
+import { DATA_CACHE_CONTROL } from "../http/cached-response";
 import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../accounts/sessions";
@@ -67,6 +68,25 @@ function headers(freeLimit: RateSpec) {
       example: `"free";r=${freeLimit.limit - 2};t=3412`,
     },
     "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 1 } },
+    ETag: {
+      description:
+        "Strong entity tag of the answer, the same for the same answer across restarts and instances of one build. A coded answer's tag ends in `-zstd`, `-br` or `-gzip`; `If-None-Match` with any of them is a match.",
+      required: true,
+      schema: { type: "string" },
+      example: '"fi5-2kzjv1tcxuc4e-zstd"',
+    },
+    "Cache-Control": {
+      description: "SR28 does not change within a build: the answer may be kept by the client for a day.",
+      required: true,
+      schema: { type: "string" },
+      example: DATA_CACHE_CONTROL,
+    },
+    Vary: { description: "The answer depends on `Accept-Encoding`.", required: true, schema: { type: "string" }, example: "Accept-Encoding" },
+    "Content-Encoding": {
+      description: "`zstd`, `br` or `gzip` by the request's `Accept-Encoding` (q-values honoured); absent for identity. Bodies under 1 KiB are sent as they are.",
+      required: false,
+      schema: { type: "string", enum: ["zstd", "br", "gzip"] },
+    },
     "WWW-Authenticate": { description: "On every 401 of the data routes.", required: true, schema: { type: "string" }, example: 'Bearer realm="foodapi"' },
     "Set-Cookie": {
       description: "The session cookie: set by sign-up and sign-in, cleared (`Max-Age=0`) by sign-out.",
@@ -95,7 +115,7 @@ const ERROR_SCHEMA = {
   },
 };
 
-const STATUS_NAMES: Readonly<Record<string, string>> = { "200": "OK", "201": "Created" };
+const STATUS_NAMES: Readonly<Record<string, string>> = { "200": "OK", "201": "Created", "304": "Not Modified" };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -262,8 +282,17 @@ function describeOperation(method: string, operation: Json, notes: RouteNotes | 
   }
   const errors = [...new Set([...notes.errors, ...shellErrors(method)])];
   for (const [status, response] of Object.entries(errorResponses(errors))) responses[status] = response;
+  if (dataRoute && method === "get") {
+    responses["304"] = {
+      description: "Not Modified: `If-None-Match` names this answer. No body; counted against the quota like a 200.",
+    };
+  }
   for (const [status, response] of Object.entries(responses)) {
     const extraHeaders: Json = { ...response.headers };
+    if (dataRoute && status === "200") {
+      Object.assign(extraHeaders, { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control"), Vary: headerRef("Vary"), "Content-Encoding": headerRef("Content-Encoding") });
+    }
+    if (dataRoute && status === "304") Object.assign(extraHeaders, { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control"), Vary: headerRef("Vary") });
     if (dataRoute && passedTheGuard(status)) Object.assign(extraHeaders, { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
     if (dataRoute && status === "401") extraHeaders["WWW-Authenticate"] = headerRef("WWW-Authenticate");
     if (notes.setsCookie && status === "200") extraHeaders["Set-Cookie"] = headerRef(notes.setsCookie === "whenChanged" ? "Set-Cookie-When-Changed" : "Set-Cookie");

@@ -1,26 +1,100 @@
+import { brotliCompressSync, constants as zlib } from "node:zlib";
+import { chooseCoding, CODINGS, type Coding, type ContentCoding } from "./accept-encoding";
+
 /**
- * Content negotiation for answers stored compressed. The catalog keeps each food detail zstd-compressed
- * (~2.3 KB for ~15.6 KB of JSON): a client that accepts zstd gets those bytes as they are, with
- * `Content-Encoding: zstd`; any other gets them decoded. Either way the answer varies by Accept-Encoding.
+ * JSON answers in the content codings clients accept. An answer is an `EncodedAnswer`: the codings it
+ * can be sent in and, for the one negotiated, its entity tag base and bytes. Three kinds exist:
+ * - stored forms, compressed when the catalog was built (food details, catalog/service.ts);
+ * - `preparedJson`: compressed once, on first demand per coding, for answers kept in memory (search
+ *   pages in the answer cache, the group and nutrient lists);
+ * - `perRequestJson`: an answer computed for this request (a portion-scaled detail, a lookup), compressed
+ *   with the fastest settings, since it is made for one response.
+ * Bodies under 1 KiB go as they are: the codings would save a few hundred bytes for more work than the
+ * answer itself.
  */
-export interface ZstdJson {
-  readonly zstd: Uint8Array;
-  decoded(): Uint8Array | string;
+export interface EncodedAnswer {
+  /** The codings available; identity always is. */
+  readonly offered: readonly Coding[];
+  /** The answer as `coding`: its entity-tag base now, its bytes when asked (a 304 never asks). */
+  open(coding: ContentCoding): OpenedAnswer;
 }
 
-export function isZstdJson(body: unknown): body is ZstdJson {
-  return typeof body === "object" && body !== null && "zstd" in body;
+export interface OpenedAnswer {
+  readonly etag: string;
+  body(): Uint8Array | string;
 }
 
-/** Whether an Accept-Encoding value lists zstd with a weight above zero (`gzip, zstd`, `zstd;q=0.5`). */
-export function acceptsZstd(header: string | null): boolean {
-  const value = header?.toLowerCase();
-  if (value === undefined || !value.includes("zstd")) return false;
-  for (const part of value.split(",")) {
-    const [coding = "", ...params] = part.split(";");
-    if (coding.trim() !== "zstd") continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return q === undefined || Number(q.slice(2)) > 0;
+export const COMPRESS_MIN_BYTES = 1024;
+
+/** How hard each coding works: `kept` for answers compressed once and served many times, `oneOff` per request. */
+const EFFORT = {
+  kept: { zstd: 3, gzip: 6, br: 5 },
+  oneOff: { zstd: 1, gzip: 1, br: 1 },
+} as const;
+
+export type Effort = keyof typeof EFFORT;
+
+export function compress(text: string, coding: Coding, effort: Effort): Uint8Array {
+  const level = EFFORT[effort][coding];
+  switch (coding) {
+    case "zstd":
+      return Bun.zstdCompressSync(text, { level });
+    case "gzip":
+      // libdeflate: at level 1 as small as zlib's level 6 on these answers, in a third of the time.
+      return Bun.gzipSync(text, { level, library: "libdeflate" });
+    case "br":
+      return brotliCompressSync(text, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: level, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: byteLength(text) },
+      });
   }
-  return false;
+}
+
+const byteLength = (body: string | Uint8Array) => (typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+const offeredFor = (body: string | Uint8Array) => (byteLength(body) < COMPRESS_MIN_BYTES ? [] : CODINGS);
+
+/** An answer kept in memory: each coding is compressed the first time a client asks for it, then kept. */
+export interface PreparedJson extends EncodedAnswer {
+  readonly json: string;
+  /** Memory its compressed forms may come to hold (for a cache's byte bound, beside the text's). */
+  readonly maxFormBytes: number;
+}
+
+export function preparedJson(json: string, etag: string): PreparedJson {
+  const forms = new Map<Coding, Uint8Array>();
+  const offered = offeredFor(json);
+  const identity: OpenedAnswer = { etag, body: () => json };
+  return {
+    json,
+    offered,
+    // Each compressed form is kept only when it is at most half the text's length.
+    maxFormBytes: offered.length * Math.ceil(json.length / 2),
+    open(coding) {
+      if (coding === "identity") return identity;
+      return {
+        etag,
+        body() {
+          let form = forms.get(coding);
+          if (!form) {
+            form = compress(json, coding, "kept");
+            // JSON this size compresses far better than that; a form that does not is not kept (maxBytes holds).
+            if (form.byteLength <= json.length / 2) forms.set(coding, form);
+          }
+          return form;
+        },
+      };
+    },
+  };
+}
+
+/** An answer made for one request: tagged by its bytes, compressed only if it is sent compressed. */
+export function perRequestJson(json: string, etag: string): EncodedAnswer {
+  return {
+    offered: offeredFor(json),
+    open: (coding) => ({ etag, body: () => (coding === "identity" ? json : compress(json, coding, "oneOff")) }),
+  };
+}
+
+/** The coding to send `answer` in, for this request's `Accept-Encoding`. */
+export function negotiate(request: Request, answer: EncodedAnswer): ContentCoding {
+  return answer.offered.length === 0 ? "identity" : chooseCoding(request.headers.get("accept-encoding"), answer.offered);
 }

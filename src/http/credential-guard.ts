@@ -1,8 +1,9 @@
-import { acceptsZstd, isZstdJson, type ZstdJson } from "./content-encoding";
+import { cachedJsonResponse } from "./cached-response";
+import type { EncodedAnswer } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
-import { ApiError, type ErrorDescription, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
-import { isPromise, type MaybePromise } from "../maybe-promise";
+import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import { type RequestFacts, requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
@@ -32,8 +33,10 @@ export interface Admitted {
   refusal?: ErrorDescription;
 }
 
-/** Counts the request against the principal's quota. */
-export type Admission = (principal: Principal) => MaybePromise<Admitted>;
+/**
+ * Counts the request against the principal's quota: one unit, or `cost` (a batch lookup), all or nothing.
+ */
+export type Admission = (principal: Principal, cost?: number) => MaybePromise<Admitted>;
 
 export function authenticate(headers: Headers, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
   const apiKey = headers.get("x-api-key");
@@ -49,27 +52,47 @@ export type GuardOutcome =
   | { ok: true; principal: Principal; /** RateLimit headers, for the response whatever its status. */ headers: Record<string, string> }
   | { ok: false; response: Response };
 
-/** The guard as one plain function of the request, so that routes answered outside Elysia use it too. */
-export type CredentialGuard = (request: Request) => MaybePromise<GuardOutcome>;
+/**
+ * The guard as one plain function of the request, so that routes answered outside Elysia use it too.
+ * `authenticate` and `admit` are its two steps, for a route that must read its body between them (the
+ * batch lookup's cost depends on it, and a missing credential is the 401 whatever the body).
+ */
+export type CredentialGuard = ((request: Request) => MaybePromise<GuardOutcome>) & {
+  authenticate(request: Request): MaybePromise<{ ok: true; principal: Principal } | { ok: false; response: Response }>;
+  admit(request: Request, principal: Principal, cost: number): MaybePromise<GuardOutcome>;
+};
 
 export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Admission): CredentialGuard {
   // Written out with explicit branches rather than `then` callbacks: on the synchronous path (the embedded
   // store) a request then allocates no closures, and this runs on every data request.
-  const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
+  const identified = (request: Request, result: CredentialResult): { ok: true; principal: Principal } | { ok: false; response: Response } => {
     const facts = requestFacts(request);
     if (!result.ok) {
       facts.authFailure = result.reason;
       return { ok: false, response: errorResponse(UNAUTHORIZED) };
     }
-    const { principal } = result;
-    facts.principalId = principal.id;
+    facts.principalId = result.principal.id;
+    return { ok: true, principal: result.principal };
+  };
+  const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
+    const identity = identified(request, result);
+    if (!identity.ok) return identity;
+    const { principal } = identity;
+    const facts = requestFacts(request);
     const admission = admit(principal);
     return isPromise(admission) ? admission.then((settled) => outcome(facts, principal, settled)) : outcome(facts, principal, admission);
   };
-  return (request) => {
+  const guard = (request: Request): MaybePromise<GuardOutcome> => {
     const result = authenticate(request.headers, verifiers);
     return isPromise(result) ? result.then((settled) => admitted(request, settled)) : admitted(request, result);
   };
+  return Object.assign(guard, {
+    authenticate(request: Request) {
+      const result = authenticate(request.headers, verifiers);
+      return isPromise(result) ? result.then((settled) => identified(request, settled)) : identified(request, result);
+    },
+    admit: (request: Request, principal: Principal, cost: number) => then(admit(principal, cost), (settled) => outcome(requestFacts(request), principal, settled)),
+  });
 }
 
 function outcome(facts: RequestFacts, principal: Principal, admission: Admitted): GuardOutcome {
@@ -81,26 +104,21 @@ function outcome(facts: RequestFacts, principal: Principal, admission: Admitted)
 }
 
 /**
- * A data route: the guard first, then `answer` gives the JSON (text, UTF-8 bytes, or stored compressed).
- * Its ApiErrors (a 404) keep the RateLimit headers, as every guarded response does.
+ * A data route: the guard first, then `answer` gives the JSON (text made for this request, or an answer
+ * with its codings ready), sent as cached-response.ts says (ETag, 304, content coding). Its ApiErrors (a
+ * 404) keep the RateLimit headers, as every guarded response does.
  */
 export function guardedJson(
   guard: CredentialGuard,
-  answer: (target: RequestTarget, principal: Principal) => string | Uint8Array | ZstdJson,
+  answer: (target: RequestTarget, principal: Principal) => string | EncodedAnswer,
 ): DirectHandler {
   const respond = (request: Request, target: RequestTarget, outcome: GuardOutcome): Response => {
     if (!outcome.ok) return outcome.response;
     try {
-      const body = answer(target, outcome.principal);
       // The headers object is this request's own: completed in place rather than copied.
       const headers = outcome.headers;
-      headers["content-type"] = JSON_CONTENT_TYPE;
       headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
-      if (!isZstdJson(body)) return new Response(body, { headers });
-      headers.vary = "Accept-Encoding";
-      if (!acceptsZstd(request.headers.get("accept-encoding"))) return new Response(body.decoded(), { headers });
-      headers["content-encoding"] = "zstd";
-      return new Response(body.zstd, { headers });
+      return cachedJsonResponse(request, answer(target, outcome.principal), headers);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, outcome.headers);
       throw error;

@@ -20,8 +20,8 @@ export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: L
       const check = verifyKey(deps.keys, deps.clock, presented);
       return isPromise(check) ? check.then(asCredential) : asCredential(check);
     },
-    admit(principal: Extract<Principal, { kind: "key" }>): MaybePromise<Admitted> {
-      const result = deps.limiter.consume(keyUseBucket(principal.id), deps.freeLimit);
+    admit(principal: Extract<Principal, { kind: "key" }>, cost = 1): MaybePromise<Admitted> {
+      const result = deps.limiter.consume(keyUseBucket(principal.id), deps.freeLimit, cost);
       return isPromise(result) ? result.then((settled) => counted(deps.usage, principal.id, settled)) : counted(deps.usage, principal.id, result);
     },
   };

@@ -28,8 +28,11 @@ export interface LimitResult {
 }
 
 export interface Limiter {
-  /** From the process's lease when it has one (synchronously), else after a grant by the store. */
-  consume(bucket: string, spec: RateSpec): MaybePromise<LimitResult>;
+  /**
+   * From the process's lease when it has one (synchronously), else after a grant by the store. A `cost`
+   * above one (a batch lookup) is all or nothing: with fewer units left than that, nothing is counted.
+   */
+  consume(bucket: string, spec: RateSpec, cost?: number): MaybePromise<LimitResult>;
   /**
    * Forgets leases whose slot or lifetime has passed, giving back their unused part (every lease with
    * `all`). Returns how many leases this process still holds.
@@ -84,12 +87,31 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
     };
   };
 
+  /**
+   * Several units at once: served from the lease when it holds them all, else granted whole by the store,
+   * which takes back the lease's unused part in the same step (so it is there to fit the cost).
+   */
+  const consumeMany = (bucket: string, spec: RateSpec, cost: number, now: number, slot: number, slots: number, slotMs: number): MaybePromise<LimitResult> => {
+    const lease = leases.get(bucket);
+    if (lease && !expired(lease, now) && lease.granted - lease.served >= cost) {
+      lease.served += cost;
+      return result(spec, lease, true, now);
+    }
+    const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
+    return then(store.grant(bucket, spec.limit, slot, slots, slotMs, cost, unused, true), (grant: Grant) => {
+      // Whatever happened, the lease's unused part went back with this grant.
+      leases.delete(bucket);
+      return result(spec, { usedAtGrant: grant.used, granted: grant.granted, served: grant.granted, oldestSlot: grant.oldestSlot, slotMs }, grant.granted > 0, now);
+    });
+  };
+
   return {
-    consume(bucket, spec) {
+    consume(bucket, spec, cost = 1) {
       const now = clock();
       const slots = slotsFor(spec);
       const slotMs = (spec.windowSeconds * 1000) / slots;
       const slot = Math.floor(now / slotMs);
+      if (cost > 1) return consumeMany(bucket, spec, cost, now, slot, slots, slotMs);
       const lease = leases.get(bucket);
       if (lease && !expired(lease, now) && lease.served < lease.granted) {
         lease.served++;

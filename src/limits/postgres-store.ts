@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { rateCounters } from "./postgres-schema";
-import type { Grant, LimitStore } from "./store";
+import { grantable, type Grant, type LimitStore } from "./store";
 
 /**
  * The second key of the two-key advisory locks that serialise grants per bucket (the first is the
@@ -21,7 +21,7 @@ export function createPostgresLimitStore(db: BunSQLDatabase): LimitStore {
     // Check and count in one transaction that holds the bucket's advisory lock: grants of one bucket, from
     // any instance, take turns, and each reads the counts the one before committed (READ COMMITTED takes a
     // fresh snapshot per statement, after the lock). Other buckets are not held up.
-    grant: (bucket, limit, slot, slots, slotMs, wanted, unused = null): Promise<Grant> =>
+    grant: (bucket, limit, slot, slots, slotMs, wanted, unused = null, allOrNothing = false): Promise<Grant> =>
       db.transaction(async (tx) => {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(${GRANT_LOCK_SPACE}, hashtext(${bucket}))`);
         if (unused && unused.n > 0) await giveBack(tx, bucket, unused.slot, unused.n);
@@ -37,7 +37,7 @@ export function createPostgresLimitStore(db: BunSQLDatabase): LimitStore {
           .where(and(eq(rateCounters.bucket, bucket), gte(rateCounters.slot, firstSlot)));
         const used = before!.used;
         const oldest = before!.oldest ?? null;
-        const granted = Math.max(0, Math.min(wanted, limit - used));
+        const granted = grantable(wanted, limit - used, allOrNothing);
         if (granted > 0) {
           // The slot counts while it is among the `slots + 1` newest: until the end of slot + slots.
           await tx

@@ -14,7 +14,7 @@ import type { Grant, LimitStore } from "./store";
  * of many spoofed client IPs, goes by itself). `sweep` therefore has nothing to do and returns 0.
  */
 
-// KEYS[1] the bucket's hash. ARGV: limit, slot, slots, wanted, ttlMs, unusedSlot, unusedN.
+// KEYS[1] the bucket's hash. ARGV: limit, slot, slots, wanted, ttlMs, unusedSlot, unusedN, allOrNothing (1/0).
 // A count given back to zero is deleted, so `oldest` is the oldest slot still holding requests.
 const GRANT = redisScript(`
 local key = KEYS[1]
@@ -43,7 +43,12 @@ for i = 1, #counters, 2 do
     if n > 0 and (not oldest or s < oldest) then oldest = s end
   end
 end
-local granted = math.max(0, math.min(wanted, limit - used))
+local granted
+if ARGV[8] == '1' then
+  if wanted <= limit - used then granted = wanted else granted = 0 end
+else
+  granted = math.max(0, math.min(wanted, limit - used))
+end
 if granted > 0 then
   redis.call('HINCRBY', key, ARGV[2], granted)
   if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
@@ -66,12 +71,12 @@ return 0
 export function createRedisLimitStore(redis: RedisConnection, prefix: string): LimitStore {
   const key = (bucket: string) => `${prefix}limit:${bucket}`;
   return {
-    async grant(bucket, limit, slot, slots, slotMs, wanted, unused = null): Promise<Grant> {
+    async grant(bucket, limit, slot, slots, slotMs, wanted, unused = null, allOrNothing = false): Promise<Grant> {
       // A slot counts until the end of slot + slots, and the slot granted in is the current one: the hash
       // is kept that long after its last grant (relative to Redis's clock, so the instances' clocks need
       // not agree with it). A TTL is only ever lengthened.
       const ttlMs = Math.ceil((slots + 1) * slotMs);
-      const args = [limit, slot, slots, wanted, ttlMs, unused?.slot ?? 0, unused?.n ?? 0].map(String);
+      const args = [limit, slot, slots, wanted, ttlMs, unused?.slot ?? 0, unused?.n ?? 0, allOrNothing ? 1 : 0].map(String);
       const [granted, used, oldest] = (await redis.evalScript(GRANT, [key(bucket)], args)) as [number, number, number | null];
       return { granted, used, oldestSlot: oldest };
     },

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { rateCounters } from "./sqlite-schema";
-import type { Grant, LimitStore } from "./store";
+import { grantable, type Grant, type LimitStore } from "./store";
 
 /** Rate-limit counters in the state database, so that the processes sharing it agree. */
 export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
@@ -29,12 +29,12 @@ export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
   // Check and count in one IMMEDIATE transaction: concurrent grants, in this process or another, are
   // serialised on the write lock, so the counts never overshoot the limit.
   const grant = sqlite.transaction(
-    (bucket: string, limit: number, slot: number, slots: number, slotMs: number, wanted: number, unused: { slot: number; n: number } | null): Grant => {
+    (bucket: string, limit: number, slot: number, slots: number, slotMs: number, wanted: number, unused: { slot: number; n: number } | null, allOrNothing: boolean): Grant => {
       if (unused && unused.n > 0) giveBack.run({ bucket, slot: unused.slot, n: unused.n });
       const firstSlot = slot - slots;
       prune.run({ bucket, firstSlot });
       const before = windowUse.get({ bucket, firstSlot })!;
-      const granted = Math.max(0, Math.min(wanted, limit - before.used));
+      const granted = grantable(wanted, limit - before.used, allOrNothing);
       // The slot counts while it is among the `slots + 1` newest: until the end of slot + slots.
       if (granted > 0) add.run({ bucket, slot, n: granted, expiresAt: (slot + slots + 1) * slotMs });
       const oldestSlot = granted > 0 ? Math.min(before.oldest ?? slot, slot) : before.oldest;
@@ -61,7 +61,8 @@ export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
   });
 
   return {
-    grant: (bucket, limit, slot, slots, slotMs, wanted, unused = null) => grant.immediate(bucket, limit, slot, slots, slotMs, wanted, unused),
+    grant: (bucket, limit, slot, slots, slotMs, wanted, unused = null, allOrNothing = false) =>
+      grant.immediate(bucket, limit, slot, slots, slotMs, wanted, unused, allOrNothing),
     release: (bucket, slot, n) => release.immediate(bucket, slot, n),
     sweep: (now, batch) => sweep.immediate(now, batch),
     forget(buckets) {

@@ -8,9 +8,20 @@ export interface LimitStore {
   /**
    * Counts up to `wanted` requests in `slot` unless the `slots + 1` newest slots already hold `limit`,
    * having first given back `unused` requests an earlier grant counted but never served. Check and count
-   * are one atomic step: parallel grants, from any process, never count more than `limit`.
+   * are one atomic step: parallel grants, from any process, never count more than `limit`. With
+   * `allOrNothing` (a request that costs several units, such as a batch lookup) either all of `wanted` is
+   * counted or, when it does not fit, nothing.
    */
-  grant(bucket: string, limit: number, slot: number, slots: number, slotMs: number, wanted: number, unused?: { slot: number; n: number } | null): MaybePromise<Grant>;
+  grant(
+    bucket: string,
+    limit: number,
+    slot: number,
+    slots: number,
+    slotMs: number,
+    wanted: number,
+    unused?: { slot: number; n: number } | null,
+    allOrNothing?: boolean,
+  ): MaybePromise<Grant>;
   /** Gives back requests that were counted in `slot` but not served. */
   release(bucket: string, slot: number, n: number): MaybePromise<void>;
   /**
@@ -32,4 +43,10 @@ export interface Grant {
   used: number;
   /** The oldest slot still holding requests, or null when none. */
   oldestSlot: number | null;
+}
+
+/** What a grant counts of `wanted` with `left` free in the window (every backend's rule). */
+export function grantable(wanted: number, left: number, allOrNothing: boolean): number {
+  if (allOrNothing) return wanted <= left ? wanted : 0;
+  return Math.max(0, Math.min(wanted, left));
 }

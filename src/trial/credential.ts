@@ -18,8 +18,8 @@ export function trialCredential(deps: Pick<TrialDeps, "store" | "clock" | "secre
         ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
         : { ok: false, reason: check.reason };
     },
-    admit(principal: Extract<Principal, { kind: "trial" }>): MaybePromise<Admitted> {
-      const quota = consume(principal.id, principal.expiresAt);
+    admit(principal: Extract<Principal, { kind: "trial" }>, cost = 1): MaybePromise<Admitted> {
+      const quota = consume(principal.id, principal.expiresAt, cost);
       return isPromise(quota) ? quota.then(asAdmission) : asAdmission(quota);
     },
   };

@@ -1,4 +1,4 @@
-import { eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { eq, inArray, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { secrets, trialUsage, usedChallenges } from "./postgres-schema";
 import type { TrialStore } from "./store";
@@ -9,8 +9,12 @@ export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
   // from any instance never count past the quota; past it, nothing is returned.
   const consume = db
     .insert(trialUsage)
-    .values({ jti: sql.placeholder("jti"), used: 1, expiresAt: sql.placeholder("expiresAt") })
-    .onConflictDoUpdate({ target: trialUsage.jti, set: { used: sql`${trialUsage.used} + 1` }, setWhere: lt(trialUsage.used, sql.placeholder("quota")) })
+    .values({ jti: sql.placeholder("jti"), used: sql`${sql.placeholder("n")}::integer`, expiresAt: sql.placeholder("expiresAt") })
+    .onConflictDoUpdate({
+      target: trialUsage.jti,
+      set: { used: sql`${trialUsage.used} + ${sql.placeholder("n")}::integer` },
+      setWhere: sql`${trialUsage.used} + ${sql.placeholder("n")}::integer <= ${sql.placeholder("quota")}::integer`,
+    })
     .returning({ used: trialUsage.used })
     .prepare("trial_usage_consume");
 
@@ -27,7 +31,9 @@ export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
 
     markChallengeUsed: async (id, expiresAt) => (await db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning()).length > 0,
 
-    consumeTrialRequest: async (jti, quota, expiresAt) => (await consume.execute({ jti, quota, expiresAt }))[0]?.used ?? null,
+    consumeTrialRequest: async (jti, quota, expiresAt, n = 1) => (n > quota ? null : ((await consume.execute({ jti, quota, expiresAt, n }))[0]?.used ?? null)),
+
+    trialRequestsUsed: async (jti) => (await db.select({ used: trialUsage.used }).from(trialUsage).where(eq(trialUsage.jti, jti)))[0]?.used ?? 0,
 
     async sweepExpired(now, batch) {
       const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, now)).limit(batch);

@@ -17,13 +17,14 @@ import type { TrialStore } from "./store";
  */
 export const TRIAL_EXPIRY_MARGIN_MS = 60_000;
 
-// KEYS[1] the token's count. ARGV: quota, ttlMs. The check and the increment are one step on the server:
-// parallel requests, from any instance, count exactly `quota` and no more.
+// KEYS[1] the token's count. ARGV: quota, ttlMs, n. The check and the increment are one step on the server:
+// parallel requests, from any instance, count exactly `quota` and no more; `n` that do not all fit count none.
 const CONSUME = redisScript(`
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used >= tonumber(ARGV[1]) then return false end
-used = redis.call('INCR', KEYS[1])
-if used == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local held = redis.call('GET', KEYS[1])
+local n = tonumber(ARGV[3])
+if tonumber(held or '0') + n > tonumber(ARGV[1]) then return false end
+local used = redis.call('INCRBY', KEYS[1], n)
+if not held then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return used
 `);
 
@@ -39,8 +40,11 @@ export function withRedisCounters(state: TrialStore, redis: RedisConnection, pre
       // SET NX: of parallel redemptions exactly one creates the key.
       return (await redis.send("SET", [`${prefix}challenge:${id}`, "1", "NX", "PX", ttlMs(expiresAt)])) === "OK";
     },
-    async consumeTrialRequest(jti, quota, expiresAt) {
-      return (await redis.evalScript(CONSUME, [`${prefix}trial:${jti}`], [String(quota), ttlMs(expiresAt)])) as number | null;
+    async consumeTrialRequest(jti, quota, expiresAt, n = 1) {
+      return (await redis.evalScript(CONSUME, [`${prefix}trial:${jti}`], [String(quota), ttlMs(expiresAt), String(n)])) as number | null;
+    },
+    async trialRequestsUsed(jti) {
+      return Number((await redis.send("GET", [`${prefix}trial:${jti}`])) ?? 0);
     },
     sweepExpired: () => 0,
   };

@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import type { Config } from "../config/config";
 import { apiError } from "../http/error-catalog";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
-import { isPromise, type MaybePromise } from "../maybe-promise";
+import { isPromise, type MaybePromise, then } from "../maybe-promise";
 import { checkChallengeToken } from "./challenge";
 import type { TrialStore } from "./store";
 import { issueTrialToken, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "./token";
@@ -68,19 +68,24 @@ const EXHAUSTED_MEMO_BYTES = 1024 * 1024;
  */
 export function createTrialQuota(deps: Pick<TrialDeps, "store" | "clock">) {
   const exhausted = new LruCache<string, true>(EXHAUSTED_MEMO_BYTES);
-  const quota = (jti: string, expiresAtMs: number, used: number | null): TrialQuota => {
-    if (used === null) exhausted.set(jti, true, stringBytes(jti) + ENTRY_OVERHEAD_BYTES);
+  /** `used`: the count after this request, or null when refused, with `usedBefore` what the refusal found. */
+  const quota = (jti: string, expiresAtMs: number, used: number | null, usedBefore = TRIAL_TOKEN_REQUESTS): TrialQuota => {
+    if (used === null && usedBefore >= TRIAL_TOKEN_REQUESTS) exhausted.set(jti, true, stringBytes(jti) + ENTRY_OVERHEAD_BYTES);
     return {
       allowed: used !== null,
       limit: TRIAL_TOKEN_REQUESTS,
-      remaining: used === null ? 0 : TRIAL_TOKEN_REQUESTS - used,
+      remaining: Math.max(0, TRIAL_TOKEN_REQUESTS - (used ?? usedBefore)),
       windowSeconds: TRIAL_TOKEN_LIFETIME_SECONDS,
       resetSeconds: Math.max(1, Math.ceil((expiresAtMs - deps.clock()) / 1000)),
     };
   };
-  return (jti: string, expiresAtMs: number): MaybePromise<TrialQuota> => {
+  return (jti: string, expiresAtMs: number, cost = 1): MaybePromise<TrialQuota> => {
     if (exhausted.get(jti)) return quota(jti, expiresAtMs, null);
-    const used = deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs);
-    return isPromise(used) ? used.then((settled) => quota(jti, expiresAtMs, settled)) : quota(jti, expiresAtMs, used);
+    const used = deps.store.consumeTrialRequest(jti, TRIAL_TOKEN_REQUESTS, expiresAtMs, cost);
+    if (cost === 1) return isPromise(used) ? used.then((settled) => quota(jti, expiresAtMs, settled)) : quota(jti, expiresAtMs, used);
+    // A batch that does not fit may leave the token some quota: the refusal says how much.
+    return then(used, (settled) =>
+      settled !== null ? quota(jti, expiresAtMs, settled) : then(deps.store.trialRequestsUsed(jti), (before) => quota(jti, expiresAtMs, null, before)),
+    );
   };
 }

@@ -1,4 +1,4 @@
-import { eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { eq, inArray, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { secrets, trialUsage, usedChallenges } from "./sqlite-schema";
 import type { TrialStore } from "./store";
@@ -19,14 +19,20 @@ export function createSqliteTrialStore({ db }: StateDb): TrialStore {
       return inserted.length > 0;
     },
 
-    consumeTrialRequest(jti, quota, expiresAt) {
+    consumeTrialRequest(jti, quota, expiresAt, n = 1) {
+      if (n > quota) return null;
+      // One statement: the row's current count is checked and raised in the same step.
       const row = db
         .insert(trialUsage)
-        .values({ jti, used: 1, expiresAt })
-        .onConflictDoUpdate({ target: trialUsage.jti, set: { used: sql`${trialUsage.used} + 1` }, setWhere: lt(trialUsage.used, quota) })
+        .values({ jti, used: n, expiresAt })
+        .onConflictDoUpdate({ target: trialUsage.jti, set: { used: sql`${trialUsage.used} + ${n}` }, setWhere: lte(sql`${trialUsage.used} + ${n}`, quota) })
         .returning({ used: trialUsage.used })
         .get();
       return row?.used ?? null;
+    },
+
+    trialRequestsUsed(jti) {
+      return db.select({ used: trialUsage.used }).from(trialUsage).where(eq(trialUsage.jti, jti)).get()?.used ?? 0;
     },
 
     sweepExpired(now, batch) {

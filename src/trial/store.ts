@@ -7,10 +7,13 @@ export interface TrialStore {
   /** Records a redeemed challenge; false when it was redeemed before (a replay). Of parallel redemptions one wins. */
   markChallengeUsed(id: string, expiresAt: number): MaybePromise<boolean>;
   /**
-   * Counts one request against a token's lifetime quota: the count after this request, or null when the
-   * quota was used up already. Parallel requests, from any process, never count past `quota`.
+   * Counts `n` requests (default one) against a token's lifetime quota: the count after them, or null
+   * when they do not all fit (then nothing is counted). Parallel requests, from any process, never count
+   * past `quota`.
    */
-  consumeTrialRequest(jti: string, quota: number, expiresAt: number): MaybePromise<number | null>;
+  consumeTrialRequest(jti: string, quota: number, expiresAt: number, n?: number): MaybePromise<number | null>;
+  /** The requests counted for a token so far (0 for one never seen): for the headers of a refusal. */
+  trialRequestsUsed(jti: string): MaybePromise<number>;
   /**
    * Forgets up to `batch` each of expired tokens' usage (they fail the signature check's expiry anyway)
    * and of redeemed challenges past their own expiry (a replay of one fails its expiry check). Returns how

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { startServer } from "../helpers/binary";
+import { oracleFoodValues, oraclePortions, oracleScaled } from "../helpers/sr28-oracle";
 import { artifactPath, guardedContext, NO_CHROMIUM, sharedServerAndBrowser } from "../helpers/browser";
 
 /** The dashboard in Debian's Chromium against the compiled binary, with no network beyond it. */
@@ -138,6 +139,49 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
 
     expect(outside).toEqual([]);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("playground detail: a portion or grams show scaled amounts; refuse and footnotes are shown", async () => {
+    const { page, context, outside, problems } = await openDashboard();
+    await signUp(page, "portions@example.com");
+    await page.getByLabel("Key name").fill("portions");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    await page.locator("#new-key-value").waitFor();
+    await page.getByRole("button", { name: "Use in the playground" }).click();
+    await page.getByLabel("Food name contains").fill("cheddar");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#result-list li").first().getByRole("button", { name: "Cheese, cheddar (01009)" }).click();
+    await page.locator("#food-name", { hasText: "Cheese, cheddar" }).waitFor();
+    const protein = () => page.locator("#nutrient-rows tr", { has: page.getByRole("cell", { name: "Protein", exact: true }) }).locator("td").nth(1).textContent();
+    const protein100 = oracleFoodValues("01009").find((v) => v.nutrientNumber === "203")!;
+    expect(await protein()).toBe(protein100.text);
+    expect(await page.locator("#food-refuse").textContent()).toBe("No refuse: all of it is edible.");
+
+    // Every portion of the food is offered; picking one shows its amounts at once.
+    const portions = oraclePortions("01009");
+    expect(await page.locator("#amount-portion option").count()).toBe(portions.length + 1);
+    const slice = portions.find((p) => p.gramsText === "28.35")!;
+    await page.getByLabel("Amount").selectOption(String(slice.seq));
+    await page.locator("#nutrient-caption", { hasText: "(28.35 g)" }).waitFor();
+    expect(await protein()).toBe(String(Number(oracleScaled(protein100.text, slice.gramsText, protein100.decimals))));
+
+    // Grams typed in.
+    await page.getByLabel("or grams").fill("50");
+    await page.getByRole("button", { name: "Show amounts" }).click();
+    await page.locator("#nutrient-caption", { hasText: "Nutrients per 50 g of edible portion" }).waitFor();
+    expect(await protein()).toBe(String(Number(oracleScaled(protein100.text, "50", protein100.decimals))));
+    expect(await page.getByLabel("Amount").inputValue()).toBe("");
+
+    // A food with footnotes.
+    await page.getByLabel("Food name contains").fill("chili powder");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#result-list li").getByRole("button", { name: /\(02009\)$/ }).click();
+    await page.locator("#food-footnotes li").first().waitFor();
+    expect(await page.locator("#food-footnotes-section").isVisible()).toBe(true);
+    expect(await page.locator("#nutrient-caption").textContent()).toBe("Nutrients per 100 g of edible portion");
+    await page.locator("#playground").screenshot({ path: artifactPath("dashboard-portions.png") });
+    expect([outside, problems]).toEqual([[], []]);
     await context.close();
   });
 

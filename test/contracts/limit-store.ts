@@ -54,6 +54,27 @@ export const limitStoreChecks = {
     expect(await grant(await peer(), "a", 10, S + 5, 3)).toEqual({ granted: 0, used: 10, oldestSlot: S });
   },
 
+  "all or nothing: what is wanted is counted whole, or nothing when it does not fit": async ({ stores, peer }) => {
+    const whole = (handle: Pick<StateStores, "limits">, slot: number, wanted: number) => handle.limits.grant("w", 10, slot, SLOTS, SLOT_MS, wanted, null, true);
+    expect(await whole(stores, S, 4)).toEqual({ granted: 4, used: 4, oldestSlot: S });
+    expect(await whole(await peer(), S + 1, 3)).toEqual({ granted: 3, used: 7, oldestSlot: S });
+    // 5 do not fit in the 3 left: nothing counted, and the 3 are still there for others.
+    expect(await whole(stores, S + 1, 5)).toEqual({ granted: 0, used: 7, oldestSlot: S });
+    expect(await grant(await peer(), "w", 10, S + 1, 1)).toEqual({ granted: 1, used: 8, oldestSlot: S });
+    expect(await whole(stores, S + 2, 2)).toEqual({ granted: 2, used: 10, oldestSlot: S });
+    // With `unused` given back first, in the same step.
+    expect(await stores.limits.grant("w", 10, S + 2, SLOTS, SLOT_MS, 3, { slot: S + 1, n: 3 }, true)).toEqual({ granted: 3, used: 10, oldestSlot: S });
+  },
+
+  "parallel all-or-nothing grants never count past the limit": async ({ stores, parallel }) => {
+    const buckets = items("whole", 20);
+    const grants = await race(await parallel(8), buckets, (h, bucket) => h.limits.grant(bucket, 10, S, SLOTS, SLOT_MS, 3, null, true));
+    for (const [n, bucket] of buckets.entries()) {
+      expect(grants[n]!.map((g) => g.granted).sort()).toEqual([0, 0, 0, 0, 0, 3, 3, 3]);
+      expect(await grant(stores, bucket, 10, S, 1)).toEqual({ granted: 1, used: 10, oldestSlot: S });
+    }
+  },
+
   "a slot stops counting once it is more than `slots` slots old": async ({ stores }) => {
     await grant(stores, "a", 10, S, 4);
     await grant(stores, "a", 10, S + 3, 3);

@@ -47,6 +47,28 @@ export const trialStoreChecks = {
     expect(await stores.trial.consumeTrialRequest("jti-2", 3, T0 + HOUR)).toBe(1);
   },
 
+  "n requests at once count all n or, when they do not all fit, none; every handle sees the count": async ({ stores, peer }) => {
+    expect(await stores.trial.trialRequestsUsed("batch")).toBe(0);
+    expect(await stores.trial.consumeTrialRequest("batch", 10, T0 + HOUR, 4)).toBe(4);
+    expect(await (await peer()).trial.consumeTrialRequest("batch", 10, T0 + HOUR, 5)).toBe(9);
+    // 2 do not fit in the 1 left: nothing counted, and the one left is still there.
+    expect(await stores.trial.consumeTrialRequest("batch", 10, T0 + HOUR, 2)).toBeNull();
+    expect(await (await peer()).trial.trialRequestsUsed("batch")).toBe(9);
+    expect(await stores.trial.consumeTrialRequest("batch", 10, T0 + HOUR)).toBe(10);
+    expect(await stores.trial.consumeTrialRequest("batch", 10, T0 + HOUR)).toBeNull();
+    // More than the whole quota on a fresh token: nothing counted either.
+    expect(await stores.trial.consumeTrialRequest("fresh", 3, T0 + HOUR, 4)).toBeNull();
+    expect(await stores.trial.trialRequestsUsed("fresh")).toBe(0);
+    expect(await stores.trial.consumeTrialRequest("fresh", 3, T0 + HOUR, 3)).toBe(3);
+  },
+
+  "parallel batches with one token never count past the quota, each all or nothing": async ({ parallel }) => {
+    // 8 batches of 3 at once against a quota of 10: exactly three fit (9), whichever they are.
+    const jtis = items("batch", 10);
+    const counts = await race(await parallel(8), jtis, (h, jti) => h.trial.consumeTrialRequest(jti, 10, T0 + HOUR, 3));
+    for (const perToken of counts) expect(perToken.filter((count): count is number => count !== null).sort((a, b) => a - b)).toEqual([3, 6, 9]);
+  },
+
   "parallel requests with one token: exactly quota counted, each count 1..quota once": async ({ parallel }) => {
     // 8 at once against a quota of 5, then 8 more: the first collision is cut at the quota, the second finds it used up.
     const jtis = items("jti", 10);

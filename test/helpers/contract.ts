@@ -1,3 +1,4 @@
+import { decodeContent } from "./content-coding";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 
@@ -141,11 +142,9 @@ function compileContract(document: Json): Contract {
   };
 }
 
-const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
-/** The body as text: an in-process answer may be zstd as sent (fetch has already decoded its own). */
+/** The body as text: an in-process answer is as sent, in its content coding (fetch has already decoded its own). */
 function decoded(headers: Headers, bytes: Uint8Array): string {
-  const zstd = headers.get("content-encoding") === "zstd" && ZSTD_MAGIC.every((byte, i) => bytes[i] === byte);
-  return new TextDecoder().decode(zstd ? Bun.zstdDecompressSync(bytes) : bytes);
+  return new TextDecoder().decode(decodeContent(headers.get("content-encoding"), bytes));
 }
 
 function parseJson(body: string, what: string, status: number): unknown {

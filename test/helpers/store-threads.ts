@@ -26,7 +26,7 @@ const METHODS = {
   keyRevocations: { onRevoked: 1, takeRevoked: 1 },
   limits: { grant: 1, release: 1, forget: 1, sweep: 1 },
   usage: { add: 1, hours: 1, sweep: 1 },
-  trial: { secret: 1, markChallengeUsed: 1, consumeTrialRequest: 1, sweepExpired: 1 },
+  trial: { secret: 1, markChallengeUsed: 1, consumeTrialRequest: 1, trialRequestsUsed: 1, sweepExpired: 1 },
 } satisfies { [K in StoreName]: Record<keyof StateStores[K], 1> };
 
 class StoreThread {

@@ -1,5 +1,7 @@
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
+import type { Coding } from "../../http/accept-encoding";
+import { etagBase } from "../../http/etag";
 import { type DetailDictionaries, type FoodRow, toFoodDetail, type ValueRow } from "../detail";
 import type { FoodDetail } from "../model";
 import type { nutrients } from "../sqlite-schema";
@@ -8,10 +10,30 @@ import type { nutrients } from "../sqlite-schema";
 const FOODS_PER_BATCH = 500;
 
 /**
- * Writes every food's detail answer, zstd-compressed, into `food_details`. The catalog never changes once
- * imported, so the answer is assembled once here rather than on every request: serving a detail is then
- * one row and one decompression (~15 KB of JSON from ~2 KB). Each table is read once, in food order, and
- * walked alongside the foods.
+ * How the stored forms are compressed. The first start of a new binary rebuilds them (see
+ * `restoreFoodDetails`), so each costs start-up time: libdeflate's gzip level 1 is as small as zstd's level
+ * 3 here (~2.3 KB a detail on average) in a third of zlib's time. Brotli is not stored: it only beats these
+ * from quality 4, which would take longer than everything else the first start does together, and every
+ * client that accepts br accepts gzip too.
+ */
+const STORED_LEVELS = { zstd: 3, gzip: 1 } as const;
+
+/** The codings a detail is stored in (in the server's order of preference). */
+export const STORED_CODINGS = ["zstd", "gzip"] as const satisfies readonly Coding[];
+
+/** A food's stored answer: its JSON's entity tag and the JSON in each stored coding. */
+async function storedForms(json: string): Promise<[etag: string, zstd: Uint8Array, gzip: Uint8Array]> {
+  // zstd on Bun's thread pool, gzip (libdeflate has no asynchronous form) here meanwhile.
+  const zstd = Bun.zstdCompress(json, { level: STORED_LEVELS.zstd });
+  const gzip = Bun.gzipSync(json, { level: STORED_LEVELS.gzip, library: "libdeflate" });
+  return [etagBase(json), await zstd, gzip];
+}
+
+/**
+ * Writes every food's detail answer into `food_details`, compressed in each coding the API sends. The
+ * catalog never changes once imported, so the answer is assembled and compressed once here rather than on
+ * every request: serving a detail is then one row, sent as stored to a client that accepts its coding.
+ * Each table is read once, in food order, and walked alongside the foods.
  */
 export async function storeFoodDetails(db: Database, yieldToSignals: () => Promise<void>): Promise<number> {
   const dictionaries: DetailDictionaries = {
@@ -55,7 +77,7 @@ export async function storeFoodDetails(db: Database, yieldToSignals: () => Promi
     ).iterate(),
   );
 
-  const insert = db.prepare("INSERT INTO food_details (food_id, detail) VALUES (?, ?)");
+  const insert = db.prepare("INSERT INTO food_details (food_id, etag, zstd, gzip) VALUES (?, ?, ?, ?)");
   for (let start = 0; start < foods.length; start += FOODS_PER_BATCH) {
     const batch = foods.slice(start, start + FOODS_PER_BATCH);
     const json = batch.map((food) =>
@@ -70,8 +92,8 @@ export async function storeFoodDetails(db: Database, yieldToSignals: () => Promi
       ),
     );
     // Compressed on Bun's thread pool, so the other cores work while this one builds the next batch's JSON.
-    const packed = await Promise.all(json.map((text) => Bun.zstdCompress(text, { level: 3 })));
-    batch.forEach((food, i) => insert.run(food.id, packed[i]!));
+    const packed = await Promise.all(json.map(storedForms));
+    batch.forEach((food, i) => insert.run(food.id, ...packed[i]!));
     await yieldToSignals();
   }
   insert.finalize();

@@ -8,12 +8,28 @@ interface SearchResult {
   page: number;
   limit: number;
 }
+interface Portion {
+  seq: number;
+  amount: number;
+  description: string;
+  grams: number;
+}
 interface FoodDetail {
   foodNumber: string;
   name: string;
   group: { code: string; name: string };
+  refuse: { percent: number | null; description: string | null };
+  basis: { grams: number; portion: Portion | null };
   nutrients: { number: string; name: string; unit: string; value: number | null }[];
+  portions: Portion[];
+  footnotes: { number: string; type: string; nutrientNumber: string | null; text: string }[];
 }
+
+/** What the nutrient values are for: 100 g, grams asked for, or a portion (API `?portion=` / `?grams=`). */
+type Amount = { portion: number } | { grams: string } | null;
+
+const portionLabel = (p: Portion) => `${p.amount} ${p.description} (${p.grams} g)`;
+const FOOTNOTE_KINDS: Record<string, string> = { D: "Food", M: "Portion", N: "Nutrient" };
 interface FoodGroup {
   code: string;
   name: string;
@@ -142,11 +158,33 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     announce(byId("result-summary").textContent ?? "");
   };
 
-  const showFood = async (foodNumber: string) => {
-    const food = await dataCall<FoodDetail>(`/v1/foods/${encodeURIComponent(foodNumber)}`);
+  let shownFood: string | undefined;
+  const showFood = async (foodNumber: string, amount: Amount = null) => {
+    const query = amount === null ? "" : "portion" in amount ? `?portion=${amount.portion}` : `?grams=${encodeURIComponent(amount.grams)}`;
+    const food = await dataCall<FoodDetail>(`/v1/foods/${encodeURIComponent(foodNumber)}${query}`);
     if (!food) return;
+    const sameFood = shownFood === food.foodNumber;
+    shownFood = food.foodNumber;
     byId("food-name").textContent = food.name;
     byId("food-group").textContent = `${food.group.name} · food number ${food.foodNumber}`;
+    const { percent, description } = food.refuse;
+    byId("food-refuse").textContent = percent ? `Refuse: ${percent}%${description ? ` (${description})` : ""}; amounts are of the edible portion.` : "No refuse: all of it is edible.";
+    const portions = byId<HTMLSelectElement>("amount-portion");
+    if (!sameFood) {
+      portions.replaceChildren(el("option", "100 g", { value: "" }), ...food.portions.map((p) => el("option", portionLabel(p), { value: String(p.seq) })));
+      byId<HTMLInputElement>("amount-grams").value = "";
+    }
+    portions.value = food.basis.portion ? String(food.basis.portion.seq) : "";
+    byId("nutrient-caption").textContent = food.basis.portion
+      ? `Nutrients in ${portionLabel(food.basis.portion)} of edible portion`
+      : `Nutrients per ${food.basis.grams} g of edible portion`;
+    byId("food-footnotes").replaceChildren(
+      ...food.footnotes.map((note) => {
+        const about = note.nutrientNumber ? food.nutrients.find((n) => n.number === note.nutrientNumber)?.name ?? `nutrient ${note.nutrientNumber}` : FOOTNOTE_KINDS[note.type] ?? note.type;
+        return el("li", `${about}: ${note.text}`);
+      }),
+    );
+    byId("food-footnotes-section").hidden = food.footnotes.length === 0;
     byId("nutrient-rows").replaceChildren(
       ...food.nutrients.map((nutrient) => {
         const row = el("tr");
@@ -155,8 +193,23 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
       }),
     );
     byId("food-detail").hidden = false;
-    byId("food-name").focus();
+    if (!sameFood) byId("food-name").focus();
+    else announce(byId("nutrient-caption").textContent ?? "");
   };
+
+  // A portion picked applies at once; grams apply with the button (or Enter).
+  byId<HTMLSelectElement>("amount-portion").addEventListener("change", (event) => {
+    if (!shownFood) return;
+    const seq = (event.target as HTMLSelectElement).value;
+    byId<HTMLInputElement>("amount-grams").value = "";
+    void showFood(shownFood, seq ? { portion: Number(seq) } : null);
+  });
+  onSubmit(byId<HTMLFormElement>("amount-form"), async () => {
+    if (!shownFood) return;
+    const grams = byId<HTMLInputElement>("amount-grams").value.trim();
+    const seq = byId<HTMLSelectElement>("amount-portion").value;
+    await showFood(shownFood, grams ? { grams } : seq ? { portion: Number(seq) } : null);
+  });
 
   onSubmit(byId<HTMLFormElement>("search-form"), async () => {
     page = 1;

@@ -1,0 +1,57 @@
+import { apiError } from "../http/error-catalog";
+import { type AmountRequest, gramsFromNumber } from "./amounts";
+import type { DetailView } from "./service";
+
+/**
+ * `POST /v1/foods/lookup` (decisions §9): several foods' details in one request, each food number once, in
+ * the order asked. It costs one unit of quota per distinct food number, so the body is checked here, by
+ * plain functions, before anything is counted.
+ */
+
+export const LOOKUP_MAX_FOODS = 50;
+
+export interface LookupRequest {
+  /** Distinct, in request order. */
+  readonly foodNumbers: readonly string[];
+  readonly view: DetailView;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The body as a lookup, or the 400 naming the field. */
+export function parseLookupBody(body: unknown): LookupRequest {
+  if (!isObject(body)) throw apiError("VALIDATION_ERROR", "body", "must be a JSON object with foodNumbers");
+  const { foodNumbers, nutrients, grams } = body;
+  if (!Array.isArray(foodNumbers) || foodNumbers.length < 1 || foodNumbers.length > LOOKUP_MAX_FOODS) {
+    throw apiError("VALIDATION_ERROR", "foodNumbers", `must be an array of 1 to ${LOOKUP_MAX_FOODS} food numbers`);
+  }
+  foodNumbers.forEach((n, i) => {
+    if (typeof n !== "string") throw apiError("VALIDATION_ERROR", `foodNumbers.${i}`, "must be a string");
+  });
+  let selected: string[] | undefined;
+  if (nutrients !== undefined) {
+    if (!Array.isArray(nutrients)) throw apiError("VALIDATION_ERROR", "nutrients", "must be an array of nutrient numbers");
+    nutrients.forEach((n, i) => {
+      if (typeof n !== "string") throw apiError("VALIDATION_ERROR", `nutrients.${i}`, "must be a string");
+    });
+    selected = nutrients.map((n: string) => n.trim());
+  }
+  let amount: AmountRequest | undefined;
+  if (grams !== undefined) {
+    if (typeof grams !== "number") throw apiError("VALIDATION_ERROR", "grams", "must be a number");
+    amount = { grams: gramsFromNumber(grams) };
+  }
+  return { foodNumbers: [...new Set(foodNumbers as string[])], view: { nutrients: selected, amount } };
+}
+
+/** The answer's JSON from each food's detail JSON (null: not found), without parsing them again. */
+export function lookupJson(foodNumbers: readonly string[], detailJson: (foodNumber: string) => string | null): string {
+  const items: string[] = [];
+  const notFound: string[] = [];
+  for (const foodNumber of foodNumbers) {
+    const json = detailJson(foodNumber);
+    if (json === null) notFound.push(foodNumber);
+    else items.push(json);
+  }
+  return `{"items":[${items.join(",")}],"notFound":${JSON.stringify(notFound)}}`;
+}
