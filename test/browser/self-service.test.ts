@@ -94,8 +94,8 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
 
     // The name.
     const settings = page.locator("#account-settings");
-    expect(await settings.getByLabel("Name", { exact: true }).inputValue()).toBe("Sam");
-    await settings.getByLabel("Name", { exact: true }).fill("Samantha");
+    expect(await settings.getByLabel("Your name").inputValue()).toBe("Sam");
+    await settings.getByLabel("Your name").fill("Samantha");
     await page.getByRole("button", { name: "Save name" }).click();
     await page.locator("#status", { hasText: "Your name is saved." }).waitFor();
     const session = await (await fetch(`${url()}/api/auth/get-session`, { headers: { cookie: await pageCookie(context) } })).json();
