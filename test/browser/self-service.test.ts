@@ -151,6 +151,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     await page.getByLabel("Food name contains").fill("cheddar");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.locator("#results").waitFor();
+    await page.getByRole("button", { name: "Done" }).click();
     await page.locator("#key-rows td.last-used", { hasNotText: "never" }).waitFor();
     const listed = (await (await fetch(`${url()}/v1/keys`, { headers: { cookie: await pageCookie(context) } })).json()) as { items: { id: string; lastUsedAt: string }[] };
     const keyId = listed.items[0]!.id;
@@ -189,6 +190,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     const labelledBy = (await chart.getAttribute("aria-labelledby"))!.split(" ");
     expect(await page.locator(`[id="${labelledBy[0]}"]`).textContent()).toBe("Requests per hour with “build server”, last 7 days");
     expect(await page.locator(`[id="${labelledBy[1]}"]`).textContent()).toContain("4 allowed and 3 refused");
+    await page.locator("#keys").screenshot({ path: artifactPath("self-service-usage.png") });
     // The text alternative: every hour with requests as a table row, and the totals.
     await page.getByText(`Hours with requests (${usage.length})`).click();
     const table = page.locator(`#usage-${keyId} table`);

@@ -90,8 +90,10 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     const rename = el("button", "Rename", { type: "button", class: "secondary", "aria-label": `Rename key ${key.name}` });
     const usageButton = el("button", "Usage", { type: "button", class: "secondary", "aria-expanded": "false", "aria-controls": usageId, "aria-label": `Usage of key ${key.name}` });
     const revoke = el("button", "Revoke", { type: "button", class: "danger", "aria-label": `Revoke key ${key.name}` });
-    const actions = el("td", "", { class: "actions" });
-    actions.append(rename, usageButton, revoke);
+    const actions = el("td");
+    const group = el("div", "", { class: "actions" });
+    group.append(rename, usageButton, revoke);
+    actions.append(group);
     row.append(nameCell, prefix, el("td", formatDate(key.createdAt), { "data-label": "Created" }), lastUsed, actions);
 
     const usageRow = el("tr", "", { class: "usage-row" });

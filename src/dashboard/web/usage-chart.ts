@@ -17,8 +17,11 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<st
 const count = (n: number) => n.toLocaleString();
 const hourLabel = (ms: number) =>
   `${new Date(ms).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })}`;
-const dayLabel = (ms: number, wide: boolean) =>
-  new Date(ms).toLocaleDateString(undefined, wide ? { weekday: "short", day: "numeric" } : { weekday: "narrow" });
+/** "Mon 23" where there is room for it, "M" where there is not (a phone). */
+const dayLabel = (ms: number, wide: boolean) => {
+  const date = new Date(ms);
+  return wide ? `${date.toLocaleDateString(undefined, { weekday: "short" })} ${date.getDate()}` : date.toLocaleDateString(undefined, { weekday: "narrow" });
+};
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 /**
