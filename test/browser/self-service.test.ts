@@ -173,6 +173,14 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
 
     // Rename, from the key's row: the list and the API agree.
     await keyRow(page, "laptop").getByRole("button", { name: "Rename key laptop" }).click();
+    // A name of spaces passes the field's `required` but not the API: its message is shown, the form stays.
+    await page.getByLabel("New name for key laptop").fill("   ");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const renameRefusal = (await page.locator("#error", { hasText: "Could not rename “laptop”: " }).textContent())!;
+    const apiRefusal = await fetch(`${url()}/v1/keys/${keyId}`, { method: "PATCH", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "   " }) });
+    expect(apiRefusal.status).toBe(400);
+    expect(renameRefusal).toBe(`Could not rename “laptop”: ${((await apiRefusal.json()) as { message: string }).message}`);
+    await expectFocus(page, { id: `rename-${keyId}` });
     await page.getByLabel("New name for key laptop").fill("build server");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.locator("#status", { hasText: "Key “laptop” renamed to “build server”." }).waitFor();
@@ -219,6 +227,20 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     expect(small.outside).toEqual([]);
     expect(small.problems).toEqual([]);
     await small.context.close();
+
+    // Two more refusals, and "Refresh usage" draws what the route answers now.
+    for (let i = 0; i < 2; i++) expect((await fetch(`${url()}/v1/nutrients`, { headers: { "x-api-key": plaintext } })).status).toBe(429);
+    const later = await pollUntil(
+      async () => {
+        const { items } = (await (await fetch(`${url()}/v1/keys/${keyId}/usage`, { headers: { cookie } })).json()) as { items: HourUsage[] };
+        return items.reduce((n, item) => n + item.refused, 0) === 5 ? items : undefined;
+      },
+      { ms: 10_000, intervalMs: 200, what: "the two later refusals in the key's usage" },
+    );
+    await page.getByRole("button", { name: "Refresh the usage of key build server" }).click();
+    await page.locator(`#usage-${keyId} .usage-summary`, { hasText: "Last 7 days: 4 requests allowed, 5 refused" }).waitFor();
+    await expectChartMatches(page, keyId, later);
+    await expectFocus(page, { label: "Refresh the usage of key build server" });
 
     // Deletion: the password and the typed e-mail, each refusal said in the dialog; then signed out.
     await page.getByRole("button", { name: "Delete account…" }).click();

@@ -19,6 +19,7 @@ interface KeyRow {
   lastUsed: HTMLTableCellElement;
   rename: HTMLButtonElement;
   usageButton: HTMLButtonElement;
+  revoke: HTMLButtonElement;
   usageRow: HTMLTableRowElement;
   usage: HTMLElement;
   chart?: { destroy(): void };
@@ -103,7 +104,7 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     usageCell.append(usage);
     usageRow.append(usageCell);
 
-    const entry: KeyRow = { key, row, nameCell, lastUsed, rename, usageButton, usageRow, usage };
+    const entry: KeyRow = { key, row, nameCell, lastUsed, rename, usageButton, revoke, usageRow, usage };
     rename.addEventListener("click", () => startRename(entry));
     usageButton.addEventListener("click", () => void toggleUsage(entry));
     revoke.addEventListener("click", () => {
@@ -120,7 +121,7 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     entry.rename.setAttribute("aria-label", `Rename key ${name}`);
     entry.usageButton.setAttribute("aria-label", `Usage of key ${name}`);
     entry.usage.setAttribute("aria-label", `Usage of key ${name}`);
-    entry.row.querySelector(".danger")?.setAttribute("aria-label", `Revoke key ${name}`);
+    entry.revoke.setAttribute("aria-label", `Revoke key ${name}`);
   };
 
   /** The name cell becomes a small form; Enter saves, Escape or Cancel puts the name back. */
@@ -191,13 +192,13 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     entry.chart?.destroy();
     entry.chart = renderUsage(entry.usage, result.data.items, entry.key.name);
     // Counts reach the server's store a few seconds after the requests: reading again is the way to see the latest.
-    const refresh = el("button", "Refresh usage", { type: "button", class: "secondary", "aria-label": `Refresh the usage of key ${entry.key.name}` });
+    const refresh = el("button", "Refresh usage", { type: "button", class: "secondary refresh-usage", "aria-label": `Refresh the usage of key ${entry.key.name}` });
     refresh.addEventListener("click", async () => {
       await showUsage(entry);
-      entry.usage.querySelector<HTMLButtonElement>("button.refresh-usage")?.focus();
+      // Drawn again, the button is a new one: the focus goes to it, where it was.
+      entry.usage.querySelector<HTMLButtonElement>(".refresh-usage")?.focus();
       announce(`Usage of “${entry.key.name}” updated.`);
     });
-    refresh.classList.add("refresh-usage");
     entry.usage.append(refresh);
   };
 
