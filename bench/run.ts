@@ -12,10 +12,11 @@
  * 4. Typical response sizes from a running server, then one ceiling per workload (bench/ceiling.ts) with a body
  *    of that size, driven by the same wrk client as the workload (path, key header, Lua script).
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory, with `--workers 1`:
- *    /healthz, repeated search, a 1,000-query mix and random food details (both bench/paths.lua over
- *    generated path lists), search with an exhausted trial token; the metrics' cost: repeated search with
- *    and without --metrics-token, in the order off, on, on, off (a drift of the machine's speed during the
- *    four cancels out), as the ratio of the two means; then search, mix and detail with `--workers 2`.
+ *    /healthz, repeated search, a 1,000-query mix, a 1,000-query mix of nutrient-sorted and -filtered
+ *    searches and random food details (all bench/paths.lua over generated path lists), search with an
+ *    exhausted trial token; the metrics' cost: repeated search with and without --metrics-token, in the order
+ *    off, on, on, off (a drift of the machine's speed during the four cancels out), as the ratio of the two
+ *    means; then search, mix and detail with `--workers 2`.
  * 6. PostgreSQL + Redis (skipped, saying why, where either is not installed): a throwaway PostgreSQL and Redis
  *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
  *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
@@ -33,7 +34,7 @@ import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
-import { mixPaths, readFoods, shuffled } from "./lib/inputs";
+import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffled } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, report, type Starts } from "./lib/report";
@@ -86,6 +87,10 @@ async function main() {
   const pathsFile = join(inputs, "mix-paths.txt");
   const foodsFile = join(inputs, "detail-paths.txt");
   const paths = mixPaths(foods);
+  const nutrientPaths = nutrientMixPaths(foods, readNutrientValues());
+  const nutrientPathsFile = join(inputs, "nutrient-mix-paths.txt");
+  writeFileSync(nutrientPathsFile, nutrientPaths.join("\n") + "\n");
+  const nutrientMixEnv = { BENCH_PATHS_FILE: nutrientPathsFile };
   const foodNumbers = shuffled(foods.map((f) => f.number), 2016);
   writeFileSync(pathsFile, paths.join("\n") + "\n");
   writeFileSync(foodsFile, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
@@ -106,6 +111,8 @@ async function main() {
     }
     const mixSample: number[] = [];
     for (const p of paths.slice(0, 200)) mixSample.push(await bodyBytes(`${server.url}${p}`, server.key));
+    const nutrientMixSample: number[] = [];
+    for (const p of nutrientPaths.slice(0, 200)) nutrientMixSample.push(await bodyBytes(`${server.url}${p}`, server.key));
     return {
       healthzBytes: healthz,
       searchPageBytes: search,
@@ -113,8 +120,10 @@ async function main() {
       detailSampleMinMax: [Math.min(...detailSample), Math.max(...detailSample)],
       detailZstdMedianBytes: Math.round(median(detailZstdSample)),
       mixMedianBytes: Math.round(median(mixSample)),
+      nutrientMixMedianBytes: Math.round(median(nutrientMixSample)),
       sample: 200,
       mixPathsExample: paths.slice(0, 8),
+      nutrientMixPathsExample: nutrientPaths.slice(0, 8),
     };
   });
   console.error(`bench: sizes: healthz ${sizes.healthzBytes} B, search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B, mix median ${sizes.mixMedianBytes} B`);
@@ -136,6 +145,7 @@ async function main() {
     healthz: await ceiling("healthz", Math.max(16, sizes.healthzBytes), "/healthz"),
     search: await ceiling("search page", sizes.searchPageBytes, SEARCH_PATH, keyed(ceilingClient)),
     mix: await ceiling("search mix, paths.lua", sizes.mixMedianBytes, "/v1/foods", scripted(ceilingClient, mixEnv)),
+    nutrientMix: await ceiling("nutrient search mix, paths.lua", sizes.nutrientMixMedianBytes, "/v1/foods", scripted(ceilingClient, nutrientMixEnv)),
     detail: await ceiling("food detail, paths.lua", sizes.detailMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, detailEnv)),
     detailZstd: await ceiling("food detail as zstd, paths.lua", sizes.detailZstdMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, detailZstdEnv)),
   };
@@ -147,6 +157,7 @@ async function main() {
     healthz: await workload(1, "GET /healthz", "/healthz"),
     search: await workload(1, "search q=chicken&limit=20", SEARCH_PATH, keyed),
     mix: await workload(1, `search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, mixEnv)),
+    nutrientMix: await workload(1, `nutrient search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, nutrientMixEnv)),
     detail: await workload(1, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
     detailZstd: await workload(1, "GET /v1/foods/{n} random, Accept-Encoding: zstd", "/v1/foods/{n}", (s) => scripted(s, detailZstdEnv)),
   };

@@ -27,6 +27,7 @@ const fromIp = (ip: string) => ({ "cf-connecting-ip": ip });
 /** One request that provokes each error (a fresh client IP where per-IP limits could interfere). */
 const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
   VALIDATION_ERROR: async () => t.request("/v1/foods?limit=abc", { headers: { "x-api-key": (await t.issueKey(`v${Math.random()}@example.com`)).key } }),
+  UNKNOWN_NUTRIENT: async () => t.request("/v1/foods?nutrient.999=1..", { headers: { "x-api-key": (await t.issueKey(`n${Math.random()}@example.com`)).key } }),
   INVALID_JSON: () => t.request("/api/auth/sign-up/email", { method: "POST", headers: { "content-type": "application/json", ...fromIp("10.0.0.1") }, body: "{nope" }),
   INVALID_EMAIL: () => signUp({ email: "not-an-address", password: "long enough", name: "A" }, fromIp("10.0.0.2")),
   PASSWORD_TOO_SHORT: () => signUp({ email: "short@example.com", password: "short", name: "A" }, fromIp("10.0.0.3")),

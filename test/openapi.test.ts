@@ -24,6 +24,7 @@ const HIDDEN = [
   "GET /assets/dashboard.css",
   "GET /assets/dashboard.js",
   "GET /assets/food-groups.json",
+  "GET /assets/nutrients.json",
   "GET /docs",
   "GET /docs/scalar.js",
   "GET /openapi/json",
@@ -146,11 +147,19 @@ describe("the OpenAPI document", () => {
     // Elysia's coercing t.Integer shows as a string-or-integer union with `default: 0`: none may be left.
     expect(JSON.stringify(document)).not.toContain('"format":"integer"');
     const parameters = Object.fromEntries(
-      (document.paths["/v1/foods"]!.get as unknown as { parameters: { name: string; schema: object }[] }).parameters.map((p) => [p.name, p.schema]),
+      (document.paths["/v1/foods"]!.get as unknown as { parameters: { name: string; schema: Record<string, any> }[] }).parameters.map((p) => [p.name, p.schema]),
     );
     expect(parameters.page).toMatchObject({ type: "integer", minimum: 1, default: 1 });
     expect(parameters.limit).toMatchObject({ type: "integer", minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT });
     expect(parameters.q).toMatchObject({ type: "string", maxLength: QUERY_MAX_CHARS });
+    // The nutrient parameters: `sort` and `order` as they are; `nutrient.<number>` has a name per nutrient,
+    // so it is documented by one example (`nutrient.203`) whose description says what it stands for.
+    expect(parameters.sort).toMatchObject({ type: "string", pattern: expect.stringContaining("nutrient") });
+    expect(parameters.order).toMatchObject({ enum: ["asc", "desc"] });
+    expect(parameters["nutrient.203"]).toMatchObject({ type: "string", description: expect.stringContaining("Stands for `nutrient.<number>`") });
+    for (const [range, valid] of [["20..", true], ["..140", true], ["100..250", true], ["0.5..1.25", true], ["20", false], ["..", false], ["a..", false]] as const) {
+      expect([range, new RegExp(parameters["nutrient.203"]!.pattern).test(range)]).toEqual([range, valid]);
+    }
     const body = (path: string) => document.paths[path]!.post!.requestBody.content["application/json"].schema.properties;
     expect(body("/api/auth/sign-up/email")).toMatchObject({
       email: { format: "email", maxLength: EMAIL_MAX_LENGTH },

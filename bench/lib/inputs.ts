@@ -57,6 +57,65 @@ export function mixPaths(foods: Food[]): string[] {
   return [...paths];
 }
 
+/** NUT_DATA.txt: each nutrient's value per 100 g by food number. */
+export function readNutrientValues(): Map<string, Map<string, number>> {
+  const text = new TextDecoder("windows-1252").decode(openSr28Source(SR28_DIR).read("NUT_DATA.txt"));
+  const byNutrient = new Map<string, Map<string, number>>();
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^~(\d{5})~\^~(\d{3})~\^([0-9.]+)\^/.exec(line);
+    if (!match) continue;
+    let values = byNutrient.get(match[2]!);
+    if (!values) byNutrient.set(match[2]!, (values = new Map()));
+    values.set(match[1]!, Number(match[3]!));
+  }
+  return byNutrient;
+}
+
+/**
+ * 1,000 distinct searches sorted or filtered by nutrients, each built around one food so that it matches
+ * at least that food (as the name mix takes its words from a food's name): a sort by one of the nutrients
+ * most foods have (either order, or the default), 1-3 range filters on nutrients that food has, with bounds
+ * drawn from the nutrient's values on either side of the food's own, often a word of its name, sometimes its
+ * group or page 2.
+ */
+export function nutrientMixPaths(foods: Food[], values: Map<string, Map<string, number>>): string[] {
+  const random = rng(203);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  // The nutrients with a value for at least a quarter of the foods: what people sort and filter by.
+  const common = [...values].filter(([, byFood]) => byFood.size >= foods.length / 4).map(([number]) => number);
+  const sorted = new Map(common.map((number) => [number, [...values.get(number)!.values()].sort((a, b) => a - b)]));
+  const paths = new Set<string>();
+  for (let attempt = 0; paths.size < MIX_QUERIES && attempt < 200_000; attempt++) {
+    const food = pick(foods);
+    const params: string[] = [];
+    const sortedBy = random() < 0.7;
+    if (sortedBy) {
+      params.push(`sort=nutrient.${pick(common)}`);
+      if (random() < 0.6) params.push(`order=${random() < 0.5 ? "asc" : "desc"}`);
+    }
+    const own = common.filter((number) => values.get(number)!.has(food.number));
+    const filters = sortedBy && random() < 0.4 ? 0 : 1 + Math.floor(random() * 3);
+    for (const number of new Set(Array.from({ length: Math.min(filters, own.length) }, () => pick(own)))) {
+      const value = values.get(number)!.get(food.number)!;
+      const all = sorted.get(number)!;
+      const below = pick(all.filter((v) => v <= value));
+      const above = pick(all.filter((v) => v >= value));
+      const shape = random();
+      params.push(`nutrient.${number}=${shape < 0.4 ? `${below}..` : shape < 0.7 ? `..${above}` : `${below}..${above}`}`);
+    }
+    if (!params.some((p) => p.startsWith("nutrient.") || p.startsWith("sort="))) continue;
+    if (random() < 0.5) {
+      const words = food.name.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
+      if (words.length) params.unshift(`q=${encodeURIComponent(pick(words))}`);
+    }
+    if (random() < 0.2) params.push(`group=${food.group}`);
+    if (random() < 0.2) params.push("page=2");
+    paths.add(`/v1/foods?${params.join("&")}`);
+  }
+  if (paths.size < MIX_QUERIES) throw new Error(`could only build ${paths.size} distinct nutrient queries`);
+  return [...paths];
+}
+
 export function shuffled<T>(xs: T[], seed: number): T[] {
   const random = rng(seed);
   const out = [...xs];

@@ -11,6 +11,8 @@ import type { Measurement } from "./wrk";
 const TARGETS = {
   searchRatio: 0.6,
   mixRatio: 0.3,
+  /** 1,000 searches sorted or filtered by nutrients (decisions §9), against a ceiling of their median size. */
+  nutrientMixRatio: 0.4,
   detailRatio: 0.3,
   p99Factor: 2,
   coldStartMs: 50,
@@ -44,6 +46,7 @@ export interface Ceilings {
   healthz: Measurement;
   search: Measurement;
   mix: Measurement;
+  nutrientMix: Measurement;
   detail: Measurement;
   detailZstd: Measurement;
 }
@@ -56,9 +59,9 @@ export interface Figures {
   coldStart: Starts;
   coldStartOneWorker: Starts & { args: string[] };
   imported: Record<string, number> & { importSeconds: number };
-  sizes: { healthzBytes: number; searchPageBytes: number; detailMedianBytes: number; mixMedianBytes: number; sample: number } & Record<string, unknown>;
+  sizes: { healthzBytes: number; searchPageBytes: number; detailMedianBytes: number; mixMedianBytes: number; nutrientMixMedianBytes: number; sample: number } & Record<string, unknown>;
   ceilings: Ceilings;
-  oneWorker: { healthz: Measurement; search: Measurement; mix: Measurement; detail: Measurement; detailZstd: Measurement };
+  oneWorker: { healthz: Measurement; search: Measurement; mix: Measurement; nutrientMix: Measurement; detail: Measurement; detailZstd: Measurement };
   trial: Measurement & { trialQuota: number };
   /** Repeated search without and with --metrics-token, measured off, on, on, off. */
   metrics: { off: Measurement[]; on: Measurement[] };
@@ -92,6 +95,7 @@ export function report(f: Figures): void {
     healthz: withRatio(w1.healthz, ceilings.healthz),
     search: withRatio(w1.search, ceilings.search),
     mix: withRatio(w1.mix, ceilings.mix),
+    nutrientMix: withRatio(w1.nutrientMix, ceilings.nutrientMix),
     detail: withRatio(w1.detail, ceilings.detail),
     detailZstd: withRatio(w1.detailZstd, ceilings.detailZstd),
     trial: withRatio(trial, ceilings.search),
@@ -117,10 +121,16 @@ export function report(f: Figures): void {
   const atMost = (value: number | null, max: number) => value !== null && value <= max;
   check("repeated search / ceiling", workloads1.search.ratioToCeiling, `>= ${TARGETS.searchRatio}`, atLeast(workloads1.search.ratioToCeiling, TARGETS.searchRatio));
   check("1,000-query mix / ceiling", workloads1.mix.ratioToCeiling, `>= ${TARGETS.mixRatio}`, atLeast(workloads1.mix.ratioToCeiling, TARGETS.mixRatio));
+  check(
+    "1,000-query nutrient mix / ceiling",
+    workloads1.nutrientMix.ratioToCeiling,
+    `>= ${TARGETS.nutrientMixRatio}`,
+    atLeast(workloads1.nutrientMix.ratioToCeiling, TARGETS.nutrientMixRatio),
+  );
   const trialVsSearch = ratio(trial.requestsPerSecond, w1.search.requestsPerSecond);
   check("exhausted trial token / repeated search", trialVsSearch, `>= ${TARGETS.exhaustedTrialVsSearch}`, atLeast(trialVsSearch, TARGETS.exhaustedTrialVsSearch));
   check("random detail / ceiling", workloads1.detail.ratioToCeiling, `>= ${TARGETS.detailRatio}`, atLeast(workloads1.detail.ratioToCeiling, TARGETS.detailRatio));
-  for (const [name, m] of [["repeated search", workloads1.search], ["1,000-query mix", workloads1.mix], ["random detail", workloads1.detail]] as const) {
+  for (const [name, m] of [["repeated search", workloads1.search], ["1,000-query mix", workloads1.mix], ["1,000-query nutrient mix", workloads1.nutrientMix], ["random detail", workloads1.detail]] as const) {
     check(`${name} p99 / ceiling p99`, m.p99ToCeilingP99, `<= ${TARGETS.p99Factor}`, atMost(m.p99ToCeilingP99, TARGETS.p99Factor));
   }
   const mb = binaryMiB(f.binary.bytes);
@@ -191,10 +201,10 @@ export function report(f: Figures): void {
   out.push(
     `binary ${mb} MiB; first start (catalog expanded) median ${first.medianMs} ms (${first.runsMs.join(", ")}); cold start median ${cold.medianMs} ms (${cold.runsMs.join(", ")}), with --workers 1 ${cold1.medianMs} ms (${cold1.runsMs.join(", ")}); SR28 import ${f.imported.importSeconds} s (median of ${IMPORT_RUNS})`,
   );
-  out.push(`typical sizes: search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B (of ${sizes.sample}), mix median ${sizes.mixMedianBytes} B, healthz ${sizes.healthzBytes} B`);
+  out.push(`typical sizes: search page ${sizes.searchPageBytes} B, detail median ${sizes.detailMedianBytes} B (of ${sizes.sample}), mix median ${sizes.mixMedianBytes} B, nutrient mix median ${sizes.nutrientMixMedianBytes} B, healthz ${sizes.healthzBytes} B`);
   out.push("");
   out.push(table(rows));
-  out.push("ceilings (same wrk client and body size as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; detail vs 'ceiling food detail'; detail with zstd vs 'ceiling food detail as zstd'; healthz vs 'ceiling healthz'");
+  out.push("ceilings (same wrk client and body size as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; nutrient mix vs 'ceiling nutrient search mix'; detail vs 'ceiling food detail'; detail with zstd vs 'ceiling food detail as zstd'; healthz vs 'ceiling healthz'");
   out.push(`peak RSS per process, VmHWM (anon part) MB: ${apiMeasurements.map((m) => `${m.label.replace(/ \([^)]*\)/, "")} ${m.peakRssPerProcessMb} (${m.peakAnonRssPerProcessMb})`).join("; ")}`);
   out.push("");
   out.push(table([["target", "value", "target", "result"], ...targets.map((t) => [t.name, t.value === null ? "-" : String(t.value), t.target, t.pass === null ? "" : t.pass ? "met" : "NOT met"])]));

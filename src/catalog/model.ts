@@ -1,6 +1,9 @@
 import { t } from "elysia";
 import { Integer, queryStrings } from "../http/schema";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
+import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
+
+/** A range's bound as the document shows it (search-params.ts checks the same). */
+const BOUND = "[+-]?(\\d+(\\.\\d+)?|\\.\\d+)";
 
 /** Request and response schemas of the catalog routes; their static types are the service's types. */
 
@@ -22,12 +25,40 @@ export const SearchParameters = t.Object({
       description: `Items per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}); out-of-range values are clamped.`,
     }),
   ),
+  sort: t.Optional(
+    t.String({
+      pattern: "^(relevance|foodNumber|name|nutrient\\.\\d{3})$",
+      description:
+        "`relevance` (the default with `q`), `foodNumber` (the default without), `name` (ignoring case and diacritics) or `nutrient.<number>` (its value per 100 g; foods without a value come last in either order). Ties by food number ascending. An unknown nutrient number is 400 UNKNOWN_NUTRIENT.",
+      examples: ["nutrient.203"],
+    }),
+  ),
+  order: t.Optional(
+    t.UnionEnum(["asc", "desc"], {
+      description: "`desc` is the default for a nutrient sort, `asc` otherwise; `relevance` ignores it.",
+    }),
+  ),
+  "nutrient.203": t.Optional(
+    t.String({
+      pattern: `^(${BOUND}\\.\\.(${BOUND})?|\\.\\.${BOUND})$`,
+      description: `Stands for \`nutrient.<number>\` with any number from /v1/nutrients (203 is protein): \`<min>..<max>\`, inclusive, in the nutrient's unit per 100 g, either bound optional (\`20..\`, \`..140\`, \`100..250\`). Foods without a value for it do not match. Up to ${NUTRIENT_FILTERS_MAX}, on different nutrients. An unknown number is 400 UNKNOWN_NUTRIENT; a malformed range (\`20\`, \`..\`, \`5..1\`), a nutrient named twice or more than ${NUTRIENT_FILTERS_MAX} is 400 VALIDATION_ERROR. With a filter or a nutrient sort, each item carries \`nutrients\` for exactly the nutrients named.`,
+      examples: ["20.."],
+    }),
+  ),
 });
 
 /** The same as it arrives: strings, parsed and clamped by search-params.ts with its own messages. */
 export const SearchQuery = queryStrings(SearchParameters);
 
-export const FoodSearchItem = t.Object({ foodNumber: t.String(), name: t.String() });
+export const FoodSearchItem = t.Object({
+  foodNumber: t.String(),
+  name: t.String(),
+  nutrients: t.Optional(
+    t.Array(t.Object({ number: t.String(), value: t.Union([t.Number(), t.Null()]), unit: t.String() }), {
+      description: "Only with a nutrient filter or sort: the sort's nutrient, then the filters' in the order given, each once; `value` per 100 g, null where the food has none.",
+    }),
+  ),
+});
 
 export const SearchResult = t.Object({
   items: t.Array(FoodSearchItem),

@@ -1,5 +1,6 @@
 import type { ZstdJson } from "../http/content-encoding";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
+import { createFoodOrders } from "./food-orders";
 import { matchesAllTerms, rankCandidates } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
 import type { CatalogStore } from "./store";
@@ -23,8 +24,9 @@ const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
 const ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
 
 /**
- * Name search. The catalog never changes while served, so the ordered matches of a (terms, group) pair
- * are computed once and kept in a bounded cache; a page is then a slice.
+ * Name search, with nutrient filters and sorts. The catalog never changes while served, so the ordered
+ * matches of a request (its terms, group, filters and sort) are computed once and kept in a bounded cache;
+ * a page is then a slice.
  */
 export function createFoodSearch(store: CatalogStore) {
   const cache = new LruCache<string, readonly FoodSearchItem[]>(SEARCH_CACHE_BYTES);
@@ -36,25 +38,98 @@ export function createFoodSearch(store: CatalogStore) {
     return item;
   };
   const answers = new LruCache<string, string>(ANSWER_CACHE_BYTES);
+  const orders = createFoodOrders(store, toItem);
+  let units: ReadonlyMap<string, string> | undefined;
+  const unitOf = (number: string) => (units ??= new Map(store.nutrients().map((n) => [n.number, n.unit]))).get(number);
+  const isNutrient = (number: string) => unitOf(number) !== undefined;
 
-  function orderedMatches(terms: readonly string[], group: string | undefined): readonly FoodSearchItem[] {
-    if (terms.length === 0) return store.allCandidates(group).map(toItem);
-    const indexable = terms.filter((term) => [...term].length >= TRIGRAM);
-    const candidates =
-      indexable.length > 0 ? store.candidatesMatching(toFtsPhrases(indexable), group) : store.allCandidates(group);
-    // The index narrows; this check is the definition of a match (every term a substring of the name).
-    return rankCandidates(candidates.filter((c) => matchesAllTerms(c.searchName, terms)), terms).map(toItem);
+  /** The matches of (terms, group) in relevance order with terms, else in food-number order. */
+  function matchesOf(terms: readonly string[], group: string | undefined): readonly FoodSearchItem[] {
+    return cached(JSON.stringify([terms, group ?? null]), () => {
+      if (terms.length === 0) return store.allCandidates(group).map(toItem);
+      const indexable = terms.filter((term) => [...term].length >= TRIGRAM);
+      const candidates =
+        indexable.length > 0 ? store.candidatesMatching(toFtsPhrases(indexable), group) : store.allCandidates(group);
+      // The index narrows; this check is the definition of a match (every term a substring of the name).
+      return rankCandidates(candidates.filter((c) => matchesAllTerms(c.searchName, terms)), terms).map(toItem);
+    });
   }
 
-  function search({ terms, group, page, limit }: SearchParams): SearchResult {
-    const key = JSON.stringify([terms, group ?? null]);
+  /** The matches as the request filters and orders them. */
+  function orderedMatches({ terms, group, filters, sort }: SearchParams): readonly FoodSearchItem[] {
+    const inMatchOrder = sort.by === "relevance" || (sort.by === "foodNumber" && !sort.descending && terms.length === 0);
+    if (filters.length === 0 && inMatchOrder) return matchesOf(terms, group);
+    const byNumber = [...filters].sort((a, b) => (a.number < b.number ? -1 : 1));
+    return cached(JSON.stringify([terms, group ?? null, byNumber, sort]), () => {
+      const { items, groups, positionOf } = orders.foods();
+      // A position is kept when it is a match and then in every filter's range, one level per filter.
+      const level = new Uint8Array(items.length);
+      // Without terms the matches are every food of the group: marked from the index, not read again.
+      const matches = terms.length > 0 ? matchesOf(terms, group) : [];
+      if (terms.length > 0) for (const item of matches) level[positionOf.get(item.foodNumber)!] = 1;
+      else for (let position = 0; position < items.length; position++) if (group === undefined || groups[position] === group) level[position] = 1;
+      filters.forEach(({ number, min, max }, i) => {
+        const inRange = orders.nutrient(number)!.between(min, max);
+        for (let j = 0; j < inRange.length; j++) if (level[inRange[j]!] === i + 1) level[inRange[j]!] = i + 2;
+      });
+      const kept = filters.length + 1;
+      if (sort.by === "relevance") return matches.filter((item) => level[positionOf.get(item.foodNumber)!] === kept);
+      const ordered: FoodSearchItem[] = [];
+      const keep = (position: number) => {
+        if (level[position] === kept) ordered.push(items[position]!);
+      };
+      const walk = (order: ArrayLike<number>) => {
+        for (let i = 0; i < order.length; i++) keep(order[i]!);
+      };
+      if (sort.by === "foodNumber") {
+        if (sort.descending) for (let position = items.length - 1; position >= 0; position--) keep(position);
+        else for (let position = 0; position < items.length; position++) keep(position);
+      }
+      if (sort.by === "name") walk(orders.byName(sort.descending));
+      if (sort.by === "nutrient") {
+        const column = orders.nutrient(sort.number)!;
+        walk(sort.descending ? column.descending() : column.ascending);
+        // Foods without a value come last, in food-number order, whichever the direction.
+        for (let position = 0; position < items.length; position++) {
+          if (level[position] === kept && Number.isNaN(column.valueAt[position]!)) ordered.push(items[position]!);
+        }
+      }
+      return ordered;
+    });
+  }
+
+  function cached(key: string, compute: () => readonly FoodSearchItem[]): readonly FoodSearchItem[] {
     let matches = cache.get(key);
     if (!matches) {
-      matches = orderedMatches(terms, group);
+      matches = compute();
       if (matches.length > 0) cache.set(key, matches, REFERENCE_BYTES * matches.length + stringBytes(key) + ENTRY_OVERHEAD_BYTES);
     }
+    return matches;
+  }
+
+  /** With a nutrient filter or sort, each item names the nutrients of the request with its values. */
+  function withNutrients(page: readonly FoodSearchItem[], listed: readonly string[]): FoodSearchItem[] {
+    const { positionOf } = orders.foods();
+    const columns = listed.map((number) => ({ number, unit: unitOf(number)!, column: orders.nutrient(number)! }));
+    return page.map(({ foodNumber, name }) => {
+      const position = positionOf.get(foodNumber)!;
+      return {
+        foodNumber,
+        name,
+        nutrients: columns.map(({ number, unit, column }) => {
+          const value = column.valueAt[position]!;
+          return { number, value: Number.isNaN(value) ? null : value, unit };
+        }),
+      };
+    });
+  }
+
+  function search(params: SearchParams): SearchResult {
+    const { page, limit, listed } = params;
+    const matches = orderedMatches(params);
     const offset = (page - 1) * limit;
-    return { items: offset < matches.length ? matches.slice(offset, offset + limit) : [], total: matches.length, page, limit };
+    const slice = offset < matches.length ? matches.slice(offset, offset + limit) : [];
+    return { items: listed.length === 0 ? slice : withNutrients(slice, listed), total: matches.length, page, limit };
   }
 
   return {
@@ -62,7 +137,7 @@ export function createFoodSearch(store: CatalogStore) {
     jsonForQuery(rawQuery: string): string {
       let json = answers.get(rawQuery);
       if (json !== undefined) return json;
-      const params = parseSearchQuery(rawQuery);
+      const params = parseSearchQuery(rawQuery, isNutrient);
       // Junk that cannot match touches no cache: it would only push real answers out.
       if (params.matchesNothing) return JSON.stringify({ items: [], total: 0, page: params.page, limit: params.limit } satisfies SearchResult);
       const result = search(params);
@@ -70,12 +145,17 @@ export function createFoodSearch(store: CatalogStore) {
       // Only answers with matches are kept: one that matches nothing costs an index probe to recompute, and
       // streams of distinct junk names (which match nothing) would otherwise fill the cache and fragment the
       // heap around it.
-      if (result.total > 0) answers.set(rawQuery, json, stringBytes(rawQuery) + stringBytes(json) + ENTRY_OVERHEAD_BYTES);
+      if (result.total > 0) answers.set(rawQuery, json, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
       return json;
     },
   };
 }
 
+/**
+ * What a string takes in memory: JavaScriptCore keeps a string whose characters are all Latin-1 (every
+ * search answer and query string, in practice) at one byte per character, others at two.
+ */
+const textBytes = (text: string): number => (/[^\u0000-\u00ff]/.test(text) ? 2 : 1) * text.length;
 
 /** Each term as a quoted FTS5 string, so no character of user text is FTS syntax. */
 export function toFtsPhrases(terms: readonly string[]): string {

@@ -98,6 +98,18 @@ export const foodDetails = sqliteTable("food_details", {
   detail: blob("detail", { mode: "buffer" }).notNull(),
 });
 
+/**
+ * Each nutrient's foods in value order, prepared by the importer (see import/sqlite-rankings.ts), so a
+ * search sorted or filtered by a nutrient reads one row instead of scanning `nutrient_values`:
+ * `food_ids` are the foods that have a value (int32, little-endian) ordered by value then food id, and
+ * `values` their values in the same order (float64, little-endian).
+ */
+export const nutrientRankings = sqliteTable("nutrient_rankings", {
+  nutrientNumber: text("nutrient_number").primaryKey(),
+  foodIds: blob("food_ids", { mode: "buffer" }).notNull(),
+  values: blob("values", { mode: "buffer" }).notNull(),
+});
+
 /** Counts and provenance written once by the importer, read by `/v1/meta`. */
 export const catalogInfo = sqliteTable("catalog_info", {
   key: text("key").primaryKey(),
@@ -159,6 +171,11 @@ CREATE TABLE footnotes (
 );
 CREATE INDEX footnotes_food_idx ON footnotes (food_id);
 CREATE TABLE food_details (food_id INTEGER PRIMARY KEY REFERENCES foods(id), detail BLOB NOT NULL);
+CREATE TABLE nutrient_rankings (
+  nutrient_number TEXT PRIMARY KEY REFERENCES nutrients(number),
+  food_ids BLOB NOT NULL,
+  "values" BLOB NOT NULL
+);
 CREATE TABLE catalog_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- Substring search: the trigram tokenizer indexes every 3-character run of the folded name. Contentless:
 -- matches are joined back to foods by rowid (= foods.id).

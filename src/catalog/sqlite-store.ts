@@ -1,9 +1,31 @@
 import type { Database } from "bun:sqlite";
 import { asc, count, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { catalogInfo, foodGroups, foods, nutrients } from "./sqlite-schema";
+import { catalogInfo, foodGroups, foods, nutrientRankings, nutrients } from "./sqlite-schema";
 import type { Candidate } from "./ranking";
-import type { CatalogStore, FoodGroupCount, NutrientDefinition } from "./store";
+import type { CatalogStore, FoodGroupCount, NutrientDefinition, NutrientRanking } from "./store";
+
+const CANDIDATE_SQL =
+  "f.food_number AS foodNumber, f.name, f.search_name AS searchName, f.group_code AS groupCode, f.manufacturer";
+
+/** The importer's little-endian arrays (import/sqlite-rankings.ts), read whatever this machine's byte order. */
+function decodeRanking(foodIdBytes: Uint8Array, valueBytes: Uint8Array): NutrientRanking {
+  if (LITTLE_ENDIAN) return { foodIds: viewOf(foodIdBytes, Int32Array), values: viewOf(valueBytes, Float64Array) };
+  const ids = new DataView(foodIdBytes.buffer, foodIdBytes.byteOffset, foodIdBytes.byteLength);
+  const values = new DataView(valueBytes.buffer, valueBytes.byteOffset, valueBytes.byteLength);
+  const ranking = { foodIds: new Int32Array(foodIdBytes.byteLength / 4), values: new Float64Array(valueBytes.byteLength / 8) };
+  for (let i = 0; i < ranking.foodIds.length; i++) ranking.foodIds[i] = ids.getInt32(i * 4, true);
+  for (let i = 0; i < ranking.values.length; i++) ranking.values[i] = values.getFloat64(i * 8, true);
+  return ranking;
+}
+
+/** The bytes as a typed array: a view when they are aligned for it (a blob read is its own buffer), else a copy. */
+function viewOf<T extends Int32Array | Float64Array>(bytes: Uint8Array, type: { new (buffer: ArrayBufferLike, offset?: number, length?: number): T; BYTES_PER_ELEMENT: number }): T {
+  const aligned = bytes.byteOffset % type.BYTES_PER_ELEMENT === 0 ? bytes : bytes.slice();
+  return new type(aligned.buffer, aligned.byteOffset, aligned.byteLength / type.BYTES_PER_ELEMENT);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * The catalog's reads from its SQLite database. Queries on request paths are prepared once (building a
@@ -14,18 +36,27 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   const db = drizzle(sqlite);
   const placeholder = sql.placeholder;
 
-  const candidateColumns = { foodNumber: foods.foodNumber, name: foods.name, searchName: foods.searchName };
+  const candidateColumns = {
+    foodNumber: foods.foodNumber,
+    name: foods.name,
+    searchName: foods.searchName,
+    groupCode: foods.groupCode,
+    manufacturer: foods.manufacturer,
+  };
   // FTS5's MATCH has no drizzle builder; these two stay plain prepared SQL.
   const ftsCandidates = sqlite.query<Candidate, [string]>(
-    `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
-       FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1`,
+    `SELECT ${CANDIDATE_SQL} FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1`,
   );
   const ftsCandidatesInGroup = sqlite.query<Candidate, [string, string]>(
-    `SELECT f.food_number AS foodNumber, f.name, f.search_name AS searchName
-       FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1 AND f.group_code = ?2`,
+    `SELECT ${CANDIDATE_SQL} FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1 AND f.group_code = ?2`,
   );
   const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
   const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
+  const rankingOf = db
+    .select({ foodIds: nutrientRankings.foodIds, values: nutrientRankings.values })
+    .from(nutrientRankings)
+    .where(eq(nutrientRankings.nutrientNumber, placeholder("number")))
+    .prepare();
   // Plain prepared SQL: one row on every detail request, and drizzle's row mapping costs more than the lookup.
   const detailOfFood = sqlite.query<{ detail: Uint8Array }, [number]>("SELECT detail FROM food_details WHERE food_id = ?1");
 
@@ -40,6 +71,11 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
 
     allCandidates(group) {
       return group === undefined ? allFoods.all() : foodsInGroup.all({ group });
+    },
+
+    nutrientRanking(number) {
+      const row = rankingOf.get({ number });
+      return row && decodeRanking(row.foodIds, row.values);
     },
 
     packedDetail(foodId) {

@@ -9,6 +9,11 @@ export interface CatalogStore {
   candidatesMatching(match: string, group: string | undefined): Candidate[];
   /** Every food (optionally of one group) in food-number order. */
   allCandidates(group: string | undefined): Candidate[];
+  /**
+   * A nutrient's foods that have a value, ordered by value then food id, with their values (food ids are
+   * NDB_No as integers); undefined for a number that is not a nutrient.
+   */
+  nutrientRanking(number: string): NutrientRanking | undefined;
   /** A food's detail answer as the importer stored it (zstd-compressed JSON); food ids are NDB_No as integers. */
   packedDetail(foodId: number): Uint8Array | undefined;
   /** Every food group with its number of foods, by code. */
@@ -20,6 +25,11 @@ export interface CatalogStore {
   /** Throws unless the catalog answers a real query (for /healthz). */
   ping(): void;
   close(): void;
+}
+
+export interface NutrientRanking {
+  readonly foodIds: Int32Array;
+  readonly values: Float64Array;
 }
 
 export interface FoodGroupCount {

@@ -30,12 +30,15 @@ export const DASHBOARD_CSP = [
 
 /**
  * `/`: the dashboard (accounts, keys, trial token, search playground) and its files. The playground's
- * food-group list comes with the page (`/assets/food-groups.json`, no credential): loading it must not spend
- * one of a trial token's 30 requests before the first search. Group names and counts are what `/v1/meta`
- * and the README say of the dataset anyway; foods and nutrient values stay behind the credential.
+ * food-group and nutrient lists come with the page (`/assets/food-groups.json`, `/assets/nutrients.json`,
+ * no credential): loading them must not spend one of a trial token's 30 requests before the first search.
+ * Group names and counts, nutrient names and units, are what `/v1/meta` and the README say of the dataset
+ * anyway; foods and nutrient values stay behind the credential.
  */
-export function dashboardRoutes(catalog: Pick<CatalogStore, "foodGroups">) {
+export function dashboardRoutes(catalog: Pick<CatalogStore, "foodGroups" | "nutrients">) {
   let groupsJson: string | undefined;
+  let nutrientsJson: string | undefined;
+  const assetHeaders = { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-cache", ...SECURITY_HEADERS };
   return embeddedFileRoutes({
     "/": { path: page, contentType: CONTENT_TYPES.html, headers: pageHeaders(DASHBOARD_CSP) },
     "/assets/dashboard.js": { path: dashboardJs, contentType: CONTENT_TYPES.js },
@@ -43,7 +46,17 @@ export function dashboardRoutes(catalog: Pick<CatalogStore, "foodGroups">) {
     "/assets/altcha.js": { path: altchaJs, contentType: CONTENT_TYPES.js },
     "/assets/altcha.css": { path: altchaCss, contentType: CONTENT_TYPES.css },
     "/assets/altcha-pbkdf2-worker.js": { path: altchaWorker, contentType: CONTENT_TYPES.js },
-  }).get("/assets/food-groups.json", () => new Response((groupsJson ??= JSON.stringify({ items: catalog.foodGroups() })), {
-    headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-cache", ...SECURITY_HEADERS },
-  }), { detail: { hide: true } });
+  })
+    .get("/assets/food-groups.json", () => new Response((groupsJson ??= JSON.stringify({ items: catalog.foodGroups() })), { headers: assetHeaders }), {
+      detail: { hide: true },
+    })
+    // The playground's sort and filter lists, for the same reason: nutrient names and units, no values.
+    .get(
+      "/assets/nutrients.json",
+      () =>
+        new Response((nutrientsJson ??= JSON.stringify({ items: catalog.nutrients().map(({ number, name, unit }) => ({ number, name, unit })) })), {
+          headers: assetHeaders,
+        }),
+      { detail: { hide: true } },
+    );
 }

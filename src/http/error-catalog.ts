@@ -30,6 +30,11 @@ export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 export const ERROR_CATALOG = {
   VALIDATION_ERROR: entry({ status: 400, message: (field: string, problem: string) => `${field}: ${problem}`, example: ["limit", "must be an integer"] }),
+  UNKNOWN_NUTRIENT: entry({
+    status: 400,
+    message: (number: string) => `No nutrient has the number '${number.slice(0, 20)}'. The numbers are listed at /v1/nutrients.`,
+    example: ["999"],
+  }),
   INVALID_JSON: fixed(400, "The request body is not valid JSON."),
   INVALID_EMAIL: fixed(400, "The e-mail address is not valid."),
   PASSWORD_TOO_SHORT: entry({ status: 400, message: () => `The password must be at least ${PASSWORD_MIN_LENGTH} characters.`, example: [] }),

@@ -141,6 +141,56 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     await context.close();
   });
 
+  test("playground: sort by a nutrient, filter by one, numbering continues on page 2 and the old detail goes", async () => {
+    const { page, context, outside, problems } = await openDashboard();
+    await signUp(page, "sorter@example.com");
+    await page.getByLabel("Key name").fill("sorting");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const key = await page.locator("#new-key-value").inputValue();
+    await page.getByRole("button", { name: "Use in the playground" }).click();
+
+    // Highest protein first, as the API orders it, each item showing its value.
+    await page.getByLabel("Sort by").selectOption({ label: "Protein (g)" });
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#page-info", { hasText: "Page 1 of" }).waitFor();
+    const expected = (await (await fetch(`${shared.server.url}/v1/foods?sort=nutrient.203&limit=40`, { headers: { "x-api-key": key } })).json()) as any;
+    const firstItems = await page.locator("#result-list li").allTextContents();
+    expect(firstItems.length).toBe(20);
+    firstItems.forEach((text, i) => {
+      const { name, foodNumber, nutrients } = expected.items[i];
+      expect(text).toBe(`${name} (${foodNumber}) · Protein ${nutrients[0].value} g`);
+    });
+    expect(await page.locator("#result-list").getAttribute("start")).toBe("1");
+
+    // A food's detail, then the next page: numbered from 21, and the detail of page 1 is gone.
+    await page.locator("#result-list li").first().getByRole("button").click();
+    await page.locator("#food-detail").waitFor();
+    await page.getByRole("button", { name: "Next page" }).click();
+    await page.locator("#page-info", { hasText: "Page 2 of" }).waitFor();
+    expect(await page.locator("#result-list").getAttribute("start")).toBe("21");
+    expect(await page.locator("#result-list li").first().textContent()).toContain(`${expected.items[20].name} (${expected.items[20].foodNumber})`);
+    expect(await page.locator("#food-detail").isHidden()).toBe(true);
+
+    // A filter: cheeses with at most 100 mg sodium, lowest protein first; every value shown is in range.
+    await page.getByLabel("Food name contains").fill("cheese");
+    await page.getByLabel("Order").selectOption({ label: "Lowest / A to Z first" });
+    await page.getByLabel("Nutrient", { exact: true }).selectOption({ label: "Sodium, Na (mg)" });
+    await page.getByLabel("At most").fill("100");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.locator("#page-info", { hasText: "Page 1 of" }).waitFor();
+    const filtered = (await (await fetch(`${shared.server.url}/v1/foods?q=cheese&sort=nutrient.203&order=asc&nutrient.307=..100`, { headers: { "x-api-key": key } })).json()) as any;
+    expect(filtered.total).toBeGreaterThan(0);
+    expect(await page.locator("#result-summary").textContent()).toBe(`${filtered.total} foods matching “cheese”.`);
+    expect(await page.locator("#result-list li").first().textContent()).toBe(
+      `${filtered.items[0].name} (${filtered.items[0].foodNumber}) · Protein ${filtered.items[0].nutrients[0].value} g · Sodium, Na ${filtered.items[0].nutrients[1].value} mg`,
+    );
+    expect(await page.locator("#result-list").getAttribute("start")).toBe("1");
+    await page.locator("#playground").screenshot({ path: artifactPath("dashboard-playground-sorted.png") });
+
+    expect([outside, problems]).toEqual([[], []]);
+    await context.close();
+  });
+
   test("sign-up works at http://localhost:PORT and at http://127.0.0.1:PORT of the same server", async () => {
     const port = new URL(shared.server.url).port;
     for (const [host, email] of [["localhost", "local@example.com"], ["127.0.0.1", "loop@example.com"]] as const) {

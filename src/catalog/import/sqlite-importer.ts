@@ -3,6 +3,7 @@ import { rmSync, renameSync } from "node:fs";
 import { CATALOG_DDL } from "../sqlite-schema";
 import { foldForSearch } from "../fold";
 import { storeFoodDetails } from "./sqlite-details";
+import { NutrientRankingsBuilder } from "./sqlite-rankings";
 import { openSr28Source, verifySr28Source } from "./source";
 import { FieldReader, parseSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Row } from "./sr28-format";
 
@@ -89,6 +90,7 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
       return rows.length;
     };
 
+    const rankings = new NutrientRankingsBuilder();
     const counts: ImportCounts = {
       foodGroups: await load(SR28_FILES.foodGroups, "INSERT INTO food_groups VALUES (?, ?)", (r) => [
         r.digits(0, "FdGrp_Cd", 4),
@@ -121,14 +123,11 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
           ];
         },
       ),
-      nutrientValues: await load(SR28_FILES.nutrientValues, "INSERT INTO nutrient_values VALUES (?, ?, ?, ?, ?, ?)", (r) => [
-        Number(r.digits(0, "NDB_No", 5)),
-        r.digits(1, "Nutr_No", 3),
-        r.number(2, "Nutr_Val"),
-        r.number(3, "Num_Data_Pts"),
-        r.optionalNumber(4, "Std_Error"),
-        r.optionalText(6),
-      ]),
+      nutrientValues: await load(SR28_FILES.nutrientValues, "INSERT INTO nutrient_values VALUES (?, ?, ?, ?, ?, ?)", (r) => {
+        const [foodId, nutrientNumber, value] = [Number(r.digits(0, "NDB_No", 5)), r.digits(1, "Nutr_No", 3), r.number(2, "Nutr_Val")];
+        rankings.add(nutrientNumber, foodId, value);
+        return [foodId, nutrientNumber, value, r.number(3, "Num_Data_Pts"), r.optionalNumber(4, "Std_Error"), r.optionalText(6)];
+      }),
       portions: await load(SR28_FILES.portions, "INSERT INTO portions VALUES (?, ?, ?, ?, ?)", (r) => [
         Number(r.digits(0, "NDB_No", 5)),
         r.number(1, "Seq"),
@@ -148,6 +147,8 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     checkReferences(db);
     db.run("INSERT INTO food_search (rowid, search_name) SELECT id, search_name FROM foods");
     db.run("INSERT INTO food_search (food_search) VALUES ('optimize')");
+    progress(`nutrient rankings: ${rankings.store(db)} nutrients ordered`);
+    await yieldToSignals(signal);
     const details = await storeFoodDetails(db, () => yieldToSignals(signal));
     progress(`food details: ${details} answers prepared`);
     const info = db.prepare("INSERT INTO catalog_info VALUES (?, ?)");

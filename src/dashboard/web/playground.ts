@@ -2,7 +2,8 @@ import { callApi, type ApiResult, type Credential, quotaOf } from "./api";
 import { announce, byId, el, onSubmit, reportError } from "./dom";
 
 interface SearchResult {
-  items: { foodNumber: string; name: string }[];
+  /** `nutrients` only with a nutrient sort or filter: the named nutrients' values per 100 g. */
+  items: { foodNumber: string; name: string; nutrients?: { number: string; value: number | null; unit: string }[] }[];
   total: number;
   page: number;
   limit: number;
@@ -17,6 +18,11 @@ interface FoodGroup {
   code: string;
   name: string;
   foodCount: number;
+}
+interface NutrientName {
+  number: string;
+  name: string;
+  unit: string;
 }
 
 /** Search with a key or the trial token; a food's nutrients as a table; the credential's quota from `RateLimit`. */
@@ -63,24 +69,45 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     return result.data;
   };
 
-  // From the page's own asset, not the data route: the list costs a trial token none of its requests.
+  const nutrientNames = new Map<string, string>();
+  // From the page's own assets, not the data routes: the lists cost a trial token none of its requests.
   const loadGroups = async () => {
     if (groupsLoaded) return;
-    const result = await callApi<{ items: FoodGroup[] }>("GET", "/assets/food-groups.json");
-    if (!result.ok) return;
+    const [result, nutrients] = await Promise.all([
+      callApi<{ items: FoodGroup[] }>("GET", "/assets/food-groups.json"),
+      callApi<{ items: NutrientName[] }>("GET", "/assets/nutrients.json"),
+    ]);
+    if (!result.ok || !nutrients.ok) return;
     const groups = result.data;
     groupsLoaded = true;
     const select = byId<HTMLSelectElement>("search-group");
     select.append(...groups.items.map((group) => el("option", `${group.name} (${group.foodCount})`, { value: group.code })));
+    for (const nutrient of nutrients.data.items) nutrientNames.set(nutrient.number, nutrient.name);
+    const option = (nutrient: NutrientName, value: string) => el("option", `${nutrient.name} (${nutrient.unit})`, { value });
+    byId("search-sort-nutrients").append(...nutrients.data.items.map((n) => option(n, `nutrient.${n.number}`)));
+    byId("filter-nutrient").append(...nutrients.data.items.map((n) => option(n, n.number)));
+  };
+
+  /** The form as query parameters: `nutrient.<n>=<min>..<max>` when a filter nutrient and a bound are given. */
+  const searchParams = () => {
+    const params = new URLSearchParams({ page: String(page), limit: byId<HTMLSelectElement>("search-limit").value });
+    const q = byId<HTMLInputElement>("search-q").value.trim();
+    const fields: [string, string][] = [
+      ["q", q],
+      ["group", byId<HTMLSelectElement>("search-group").value],
+      ["sort", byId<HTMLSelectElement>("search-sort").value],
+      ["order", byId<HTMLSelectElement>("search-order").value],
+    ];
+    for (const [name, value] of fields) if (value) params.set(name, value);
+    const filter = byId<HTMLSelectElement>("filter-nutrient").value;
+    const [min, max] = ["filter-min", "filter-max"].map((id) => byId<HTMLInputElement>(id).value.trim());
+    if (filter && (min || max)) params.set(`nutrient.${filter}`, `${min}..${max}`);
+    return { params, q };
   };
 
   const search = async () => {
     await loadGroups();
-    const params = new URLSearchParams({ page: String(page), limit: byId<HTMLSelectElement>("search-limit").value });
-    const q = byId<HTMLInputElement>("search-q").value.trim();
-    const group = byId<HTMLSelectElement>("search-group").value;
-    if (q) params.set("q", q);
-    if (group) params.set("group", group);
+    const { params, q } = searchParams();
     const result = await dataCall<SearchResult>(`/v1/foods?${params}`);
     if (!result) return;
     renderResults(result, q);
@@ -90,15 +117,24 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     const pages = Math.max(1, Math.ceil(result.total / result.limit));
     const matching = q ? ` matching “${q}”` : "";
     byId("result-summary").textContent = `${result.total} ${result.total === 1 ? "food" : "foods"}${matching}.`;
-    byId("result-list").replaceChildren(
+    const list = byId<HTMLOListElement>("result-list");
+    // Numbered across pages: page 2 of 20 a page starts at 21.
+    list.start = (result.page - 1) * result.limit + 1;
+    list.replaceChildren(
       ...result.items.map((food) => {
         const button = el("button", `${food.name} (${food.foodNumber})`, { type: "button" });
         button.addEventListener("click", () => showFood(food.foodNumber));
         const item = el("li");
         item.append(button);
+        const values = (food.nutrients ?? []).map(
+          (n) => `${nutrientNames.get(n.number) ?? n.number} ${n.value === null ? "—" : `${n.value} ${n.unit}`}`,
+        );
+        if (values.length > 0) item.append(el("span", ` · ${values.join(" · ")}`, { class: "nutrient-values" }));
         return item;
       }),
     );
+    // A food shown from an earlier page or search does not belong under these results.
+    byId("food-detail").hidden = true;
     byId("page-info").textContent = `Page ${result.page} of ${pages}`;
     byId<HTMLButtonElement>("prev-page").disabled = result.page <= 1;
     byId<HTMLButtonElement>("next-page").disabled = result.page >= pages;

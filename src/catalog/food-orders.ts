@@ -1,0 +1,134 @@
+import { ENTRY_OVERHEAD_BYTES, LruCache } from "../lru";
+import type { FoodSearchItem } from "./model";
+import type { CatalogStore } from "./store";
+
+/**
+ * The orders a search can be sorted by, over food *positions* (0 … foods − 1, in food-number order): by
+ * food number, by name, by a nutrient's value. A sorted or filtered search marks its matching positions
+ * and walks one of these orders, keeping the marked ones, so it never sorts (and never scans
+ * `nutrient_values`: a nutrient's order was prepared by the importer and is one row).
+ */
+
+export interface FoodIndex {
+  /** The search item of each position (food-number order). */
+  readonly items: readonly FoodSearchItem[];
+  /** Each position's food group code. */
+  readonly groups: readonly string[];
+  readonly positionOf: ReadonlyMap<string, number>;
+}
+
+/** One nutrient's values by position, and the positions that have one in value order. */
+export interface NutrientColumn {
+  /** The value per 100 g at a position; NaN where the food has none. */
+  readonly valueAt: Float64Array;
+  /** Positions with a value, by value ascending, then position. */
+  readonly ascending: Int32Array;
+  /** Positions with a value, by value descending, then position (ties stay in food-number order). */
+  descending(): Int32Array;
+  /** The positions whose value lies in [min, max] (either bound absent), in ascending order. */
+  between(min: number | undefined, max: number | undefined): Int32Array;
+}
+
+/**
+ * Columns kept decoded, bounded by bytes: each is ~70 KB of values by position plus 8 bytes per food that
+ * has the nutrient (its two orders), ~16 MB for all 150 nutrients. The bound holds them all, so a worker
+ * decodes each nutrient once: a smaller one made a mix of nutrient searches decode over and over, and the
+ * freed arrays kept the process's memory ~60 MB higher than the columns themselves.
+ */
+const NUTRIENT_COLUMN_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** `toItem` gives the search item of a food, so that the index lists the same objects as every other answer. */
+export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchItem) => FoodSearchItem) {
+  let index: (FoodIndex & { positionOfId: Int32Array }) | undefined;
+  let nameOrders: { ascending: Int32Array; descending: Int32Array } | undefined;
+  const columns = new LruCache<string, NutrientColumn>(NUTRIENT_COLUMN_CACHE_BYTES);
+
+  const indexed = () => {
+    if (!index) {
+      const candidates = store.allCandidates(undefined);
+      // By food id (NDB_No as an integer, at most 99999): 400 KB, and the fastest lookup there is.
+      const positionOfId = new Int32Array(100_000).fill(-1);
+      candidates.forEach((c, position) => (positionOfId[Number(c.foodNumber)] = position));
+      index = {
+        items: candidates.map(toItem),
+        groups: candidates.map((c) => c.groupCode),
+        positionOf: new Map(candidates.map((c, position) => [c.foodNumber, position])),
+        positionOfId,
+      };
+    }
+    return index;
+  };
+  const foods = (): FoodIndex => indexed();
+
+  return {
+    foods,
+
+    /** Positions by name, compared case- and diacritic-insensitively (the folded name), then food number. */
+    byName(descending: boolean): Int32Array {
+      if (!nameOrders) {
+        const names = store.allCandidates(undefined).map((c) => c.searchName);
+        const byName = (direction: 1 | -1) =>
+          Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -direction : names[a]! > names[b]! ? direction : a - b));
+        nameOrders = { ascending: byName(1), descending: byName(-1) };
+      }
+      return descending ? nameOrders.descending : nameOrders.ascending;
+    },
+
+    /** A nutrient's column; undefined for a number that is not a nutrient. */
+    nutrient(number: string): NutrientColumn | undefined {
+      let column = columns.get(number);
+      if (column) return column;
+      const ranking = store.nutrientRanking(number);
+      if (!ranking) return undefined;
+      const { items, positionOfId } = indexed();
+      const valueAt = new Float64Array(items.length).fill(Number.NaN);
+      const ascending = new Int32Array(ranking.foodIds.length);
+      for (let i = 0; i < ascending.length; i++) {
+        const position = positionOfId[ranking.foodIds[i]!]!;
+        ascending[i] = position;
+        valueAt[position] = ranking.values[i]!;
+      }
+      column = nutrientColumn(valueAt, ascending);
+      columns.set(number, column, valueAt.byteLength + 2 * ascending.byteLength + ENTRY_OVERHEAD_BYTES);
+      return column;
+    },
+  };
+}
+
+function nutrientColumn(valueAt: Float64Array, ascending: Int32Array): NutrientColumn {
+  const valueOf = (i: number) => valueAt[ascending[i]!]!;
+  /** The first index in `ascending` whose value is at least (or, `strict`, above) `bound`. */
+  const firstFrom = (bound: number, strict: boolean) => {
+    let low = 0;
+    let high = ascending.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (strict ? valueOf(middle) <= bound : valueOf(middle) < bound) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  let descending: Int32Array | undefined;
+  return {
+    valueAt,
+    ascending,
+    descending() {
+      if (!descending) {
+        // Runs of equal values keep their ascending (food-number) order; the runs are taken from the top.
+        descending = new Int32Array(ascending.length);
+        let filled = 0;
+        for (let end = ascending.length; end > 0; ) {
+          let start = end - 1;
+          while (start > 0 && valueOf(start - 1) === valueOf(end - 1)) start--;
+          descending.set(ascending.subarray(start, end), filled);
+          filled += end - start;
+          end = start;
+        }
+      }
+      return descending;
+    },
+    between(min, max) {
+      return ascending.subarray(min === undefined ? 0 : firstFrom(min, false), max === undefined ? ascending.length : firstFrom(max, true));
+    },
+  };
+}
