@@ -58,8 +58,8 @@ export function setupSessions(events: { onSessionEnded(): void }) {
     const title = el("p", "", { class: "session-device" });
     title.append(el("strong", device));
     if (session.current) title.append(" ", el("span", "this device", { class: "badge" }));
-    const where = session.ipAddress ? `from ${session.ipAddress}, ` : "";
-    const details = el("p", `Signed in ${where}${formatDate(session.createdAt)}; last active ${formatDate(session.updatedAt)}.`, { class: "session-details" });
+    const where = session.ipAddress ? ` from ${session.ipAddress}` : "";
+    const details = el("p", `Signed in on ${formatDate(session.createdAt)}${where}; last active ${formatDate(session.updatedAt)}.`, { class: "session-details" });
     item.append(title, details);
     if (session.userAgent) item.title = session.userAgent;
     if (!session.current) {
