@@ -190,6 +190,8 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     await signUp(page, "sorter@example.com");
     await page.getByLabel("Key name").fill("sorting");
     await page.getByRole("button", { name: "Issue key" }).click();
+    // Read once it is shown: before the answer the field is still empty.
+    await page.locator("#new-key").waitFor();
     const key = await page.locator("#new-key-value").inputValue();
     await page.getByRole("button", { name: "Use in the playground" }).click();
 

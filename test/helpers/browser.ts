@@ -41,24 +41,25 @@ export async function launchChromium(): Promise<Browser> {
  * The compiled binary on a free loopback port named explicitly: with `--port 0` its base URL, the one
  * origin the CSRF check accepts, would say port 0 and the browser's own POSTs would be refused.
  */
-export async function startServerForBrowser(): Promise<RunningServer> {
+export async function startServerForBrowser(args: string[] = []): Promise<RunningServer> {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
   probe.stop(true);
-  return startServer({ args: ["--port", String(port)] });
+  return startServer({ args: ["--port", String(port), ...args] });
 }
 
 /**
  * One server and one browser for all the tests of a file, started before them and stopped after, with
  * the server's temporary directory. Without Chromium no hook is registered, so nothing starts (the
  * file's tests are `describe.skipIf(NO_CHROMIUM)`). Whichever of the two did start is stopped even when
- * the other failed: a browser that cannot launch must not leave a `foodapi serve` running.
+ * the other failed: a browser that cannot launch must not leave a `foodapi serve` running. `serverArgs`
+ * go to `serve` after the port (a small limit for the file's tests, say).
  */
-export function sharedServerAndBrowser(): { server: RunningServer; browser: Browser } {
+export function sharedServerAndBrowser(options: { serverArgs?: string[] } = {}): { server: RunningServer; browser: Browser } {
   const shared = {} as { server: RunningServer; browser: Browser };
   if (NO_CHROMIUM) return shared;
   beforeAll(async () => {
-    const [server, browser] = await Promise.allSettled([startServerForBrowser(), launchChromium()]);
+    const [server, browser] = await Promise.allSettled([startServerForBrowser(options.serverArgs), launchChromium()]);
     if (server.status === "fulfilled") shared.server = server.value;
     if (browser.status === "fulfilled") shared.browser = browser.value;
     if (server.status === "rejected") throw server.reason;

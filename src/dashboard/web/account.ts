@@ -1,19 +1,15 @@
 import { callApi } from "./api";
+import type { User } from "./account-panel";
 import { announce, byId, onSubmit, reportError } from "./dom";
 
-interface User {
-  email: string;
-  name: string;
-}
-
 /** Sign-up, sign-in and sign-out against /api/auth/*; the session itself lives in the HttpOnly cookie. */
-export function setupAccount(events: { onSignedIn(): void; onSignedOut(): void }) {
+export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut(): void }) {
   const signedIn = (user: User) => {
     byId("account-loading").hidden = true;
     byId("signed-out").hidden = true;
     byId("signed-in").hidden = false;
     byId("user-email").textContent = user.email;
-    events.onSignedIn();
+    events.onSignedIn(user);
   };
   const signedOut = () => {
     byId("account-loading").hidden = true;
@@ -47,6 +43,13 @@ export function setupAccount(events: { onSignedIn(): void; onSignedOut(): void }
   });
 
   return {
+    /** The session ended elsewhere (another device, an expiry) or the account was deleted here. */
+    showSignedOut(message: string, isError: boolean) {
+      signedOut();
+      if (isError) reportError(message);
+      else announce(message);
+      byId("sign-in-email").focus();
+    },
     async load() {
       const result = await callApi<{ user: User } | null>("GET", "/api/auth/get-session");
       if (!result.ok) {

@@ -9,6 +9,12 @@ export type ApiResult<T> =
   | { ok: true; status: number; data: T; headers: Headers }
   | { ok: false; status: number; code: string; message: string; headers: Headers };
 
+/** Told after every call made with an API key (answered or not): the key list's "Last used" may have moved. */
+const keyCallListeners = new Set<() => void>();
+export function onKeyCall(listener: () => void): void {
+  keyCallListeners.add(listener);
+}
+
 export async function callApi<T>(method: string, path: string, options: { body?: unknown; credential?: Credential } = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -26,6 +32,7 @@ export async function callApi<T>(method: string, path: string, options: { body?:
     return { ok: false, status: 0, code: "NETWORK_ERROR", message: "The server could not be reached. Check the connection and try again.", headers: new Headers() };
   }
   const data = parseJson(await response.text());
+  if (options.credential?.kind === "key") for (const listener of keyCallListeners) listener();
   if (response.ok) return { ok: true, status: response.status, data: data as T, headers: response.headers };
   const error = (data ?? {}) as { code?: unknown; message?: unknown };
   return {

@@ -1,4 +1,6 @@
 import { setupAccount } from "./account";
+import { setupAccountPanel } from "./account-panel";
+import { onKeyCall } from "./api";
 import { setupKeys } from "./keys";
 import { setupPlayground } from "./playground";
 import { setupTrial } from "./trial";
@@ -9,13 +11,24 @@ import { setupTrial } from "./trial";
  */
 const trial = setupTrial({ onToken: (token) => playground.useTrialToken(token) });
 const playground = setupPlayground({ onTrialQuota: (remaining) => trial.showRemaining(remaining) });
-const keys = setupKeys({ onUseKey: (key) => playground.useApiKey(key) });
+const sessionEnded = () => account.showSignedOut("Your session has ended (signed out from another device, or expired). Sign in again.", true);
+const keys = setupKeys({ onUseKey: (key) => playground.useApiKey(key), onSessionEnded: sessionEnded });
+const accountPanel = setupAccountPanel({
+  onSessionEnded: sessionEnded,
+  onDeleted: () => account.showSignedOut("Your account is deleted, with its sessions, keys and usage. You are signed out.", false),
+});
 const account = setupAccount({
-  onSignedIn: () => void keys.show(),
+  onSignedIn: (user) => {
+    void keys.show();
+    accountPanel.show(user);
+  },
   onSignedOut: () => {
     keys.hide();
+    accountPanel.hide();
     playground.forgetApiKey();
   },
 });
+// Whoever calls with a key (the playground), the key list's "Last used" follows.
+onKeyCall(() => keys.keyUsed());
 trial.restore();
 void account.load();
