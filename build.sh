@@ -12,6 +12,13 @@ mkdir -p dist
 # The dashboard's browser code, bundled for the browser; the server embeds the result (src/dashboard/routes.ts).
 "$BUN" build src/dashboard/web/main.ts --target=browser --minify --outfile dist/web/dashboard.js >&2
 
+# Scalar's bundle for /docs (3.5 MB) is embedded gzip-compressed (1 MB): every browser takes it so, and the
+# server inflates it once for a client that does not (src/http/static-file.ts).
+SCALAR=node_modules/@scalar/api-reference/dist/browser/standalone.js
+if [ ! -f dist/web/scalar.js.gz ] || [ "$SCALAR" -nt dist/web/scalar.js.gz ]; then
+  gzip -9 -n -c "$SCALAR" > dist/web/scalar.js.gz.partial && mv dist/web/scalar.js.gz.partial dist/web/scalar.js.gz
+fi
+
 # The import is skipped when the catalog is newer than every SR28 file (data/sr28's .zst files by default)
 # and the importer sources.
 if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer dist/catalog.sqlite -type f 2>/dev/null | head -1)" ]; then

@@ -42,11 +42,31 @@ describe("embedded pages and files", () => {
   test("revalidation: an unchanged file is a 304 without a body", async () => {
     const first = await fetch(`${server.url}/docs/scalar.js`);
     const etag = first.headers.get("etag")!;
-    expect(etag).toMatch(/^"[0-9a-z]+"$/);
+    expect(etag).toMatch(/^"[0-9a-z]+(-gzip)?"$/);
     expect(first.headers.get("cache-control")).toBe("no-cache");
     const again = await fetch(`${server.url}/docs/scalar.js`, { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
+  });
+
+  test("Scalar's bundle is embedded gzip-compressed: gzip for a client that takes it, the same bytes inflated for one that does not", async () => {
+    const source = readFileSync(join(ROOT, "node_modules/@scalar/api-reference/dist/browser/standalone.js"));
+    const raw = (acceptEncoding: string) =>
+      fetch(`${server.url}/docs/scalar.js`, { headers: { "accept-encoding": acceptEncoding }, decompress: false } as RequestInit);
+    const gzipped = await raw("gzip, deflate, br, zstd");
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.headers.get("vary")).toBe("Accept-Encoding");
+    const compressed = new Uint8Array(await gzipped.arrayBuffer());
+    expect(compressed.length).toBeLessThan(source.length / 2);
+    expect(Buffer.from(Bun.gunzipSync(compressed)).equals(source)).toBe(true);
+
+    for (const refuses of ["identity", "br", "gzip;q=0"]) {
+      const plain = await raw(refuses);
+      expect([refuses, plain.headers.get("content-encoding")]).toEqual([refuses, null]);
+      expect(Buffer.from(await plain.arrayBuffer()).equals(source)).toBe(true);
+      // Two representations, two strong tags: a cached gzip body is never revalidated as the plain one.
+      expect(plain.headers.get("etag")).not.toBe(gzipped.headers.get("etag"));
+    }
   });
 
   test("the pages carry their policies and load nothing from a CDN", async () => {

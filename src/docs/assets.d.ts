@@ -1,5 +1,5 @@
 // Files embedded with import attributes: `type: "file"` gives the file's path, `type: "text"` its contents.
-declare module "@scalar/api-reference/browser/standalone.js" {
+declare module "*/dist/web/scalar.js.gz" {
   const path: string;
   export default path;
 }

@@ -4,8 +4,9 @@ import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../http/static-f
 import { SERVICE_VERSION } from "../meta/version";
 import { buildOpenApiDocument } from "./openapi";
 import page from "./index.html" with { type: "file" };
-// Scalar's self-contained bundle, served from the binary instead of the public CDN the plugin defaults to.
-import scalarJs from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
+// Scalar's self-contained bundle, served from the binary instead of the public CDN the plugin defaults to;
+// embedded gzip-compressed by build.sh.
+import scalarJsGzip from "../../dist/web/scalar.js.gz" with { type: "file" };
 
 /**
  * Scalar injects its styles as <style> elements, hence 'unsafe-inline' for styles (never for scripts).
@@ -37,7 +38,7 @@ export function docsRoutes(config: Pick<Config, "baseUrl" | "freeLimit">) {
     .use(
       embeddedFileRoutes({
         "/docs": { path: page, contentType: CONTENT_TYPES.html, headers: pageHeaders(DOCS_CSP) },
-        "/docs/scalar.js": { path: scalarJs, contentType: CONTENT_TYPES.js },
+        "/docs/scalar.js": { path: scalarJsGzip, contentType: CONTENT_TYPES.js, gzipped: true },
       }),
     );
 }

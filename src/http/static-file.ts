@@ -1,5 +1,6 @@
 import type { HTMLBundle } from "bun";
 import { Elysia } from "elysia";
+import { chooseCoding } from "./accept-encoding";
 
 /**
  * Files embedded in the binary (`import path from "..." with { type: "file" }`): under `bun build
@@ -12,6 +13,11 @@ export interface EmbeddedFile {
   contentType: string;
   /** Extra response headers, e.g. a page's Content-Security-Policy. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The embedded file is the content gzip-compressed (a large file, smaller in the binary): sent so to a
+   * client that accepts gzip, inflated once for one that does not.
+   */
+  gzipped?: true;
 }
 
 export const CONTENT_TYPES = {
@@ -34,17 +40,17 @@ export const pageHeaders = (csp: string) => ({ "content-security-policy": csp, "
 export function embeddedFileRoutes(files: Readonly<Record<string, EmbeddedFile>>) {
   const app = new Elysia();
   for (const [route, file] of Object.entries(files)) {
-    let etag: string | undefined;
+    const representations = file.gzipped ? gzippedFile(file.path as string) : plainFile(file.path as string);
     app.get(
       route,
       async ({ request }) => {
-        const body = Bun.file(file.path as string);
-        etag ??= `"${Bun.hash(await body.arrayBuffer()).toString(36)}"`;
+        const { body, etag, headers: own } = await representations(request.headers.get("accept-encoding"));
         const headers = {
           "content-type": file.contentType,
           "cache-control": "no-cache",
           etag,
           "x-content-type-options": "nosniff",
+          ...own,
           ...file.headers,
         };
         if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
@@ -54,4 +60,42 @@ export function embeddedFileRoutes(files: Readonly<Record<string, EmbeddedFile>>
     );
   }
   return app;
+}
+
+interface Representation {
+  body: Blob | Uint8Array;
+  etag: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+const tagOf = (bytes: ArrayBuffer | Uint8Array, suffix = "") => `"${Bun.hash(bytes).toString(36)}${suffix}"`;
+
+function plainFile(path: string) {
+  let etag: string | undefined;
+  return async (): Promise<Representation> => {
+    const body = Bun.file(path);
+    etag ??= tagOf(await body.arrayBuffer());
+    return { body, etag, headers: {} };
+  };
+}
+
+/**
+ * Each coding is its own representation, with its own strong ETag (RFC 9110 §8.8.3). The inflated copy is
+ * made only for a client that takes no gzip (rare: every browser does).
+ */
+function gzippedFile(path: string) {
+  const vary = { vary: "Accept-Encoding" };
+  let compressed: Uint8Array<ArrayBuffer> | undefined;
+  let gzip: Representation | undefined;
+  let identity: Representation | undefined;
+  return async (acceptEncoding: string | null): Promise<Representation> => {
+    compressed ??= await Bun.file(path).bytes();
+    gzip ??= { body: compressed, etag: tagOf(compressed, "-gzip"), headers: { ...vary, "content-encoding": "gzip" } };
+    if (chooseCoding(acceptEncoding, ["gzip"]) === "gzip") return gzip;
+    if (!identity) {
+      const inflated = Bun.gunzipSync(compressed);
+      identity = { body: inflated, etag: tagOf(inflated), headers: vary };
+    }
+    return identity;
+  };
 }
