@@ -95,9 +95,15 @@ describe("memory under junk queries", () => {
       Array.from({ length: concurrency }, async () => {
         while (next < total && Date.now() < deadline) {
           const i = next++;
-          // Junk names (valid, matching nothing), junk groups up to ~2 KB, and distinct pages of a name that
-          // matches (so answers that are cached, bounded by bytes).
-          const query = [`q=${junk(i)}`, `group=${junk(i).repeat(1 + (i % 30))}`, `q=a&page=${i}`][i % 3];
+          // Junk names (valid, matching nothing), junk groups up to ~2 KB, distinct pages of a name that
+          // matches (mostly past its last page), and 5,000 distinct pages and sizes that all list foods (answers
+          // that are cached, bounded by bytes, and pushed out again and again).
+          const query = [
+            `q=${junk(i)}`,
+            `group=${junk(i).repeat(1 + (i % 30))}`,
+            `q=a&page=${i}`,
+            `q=a&limit=${1 + (i % 100)}&page=${1 + (Math.floor(i / 100) % 50)}`,
+          ][i % 4];
           const response = await fetch(`${server.url}/v1/foods?${query}`, { headers: { "x-api-key": key } });
           await response.arrayBuffer();
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);

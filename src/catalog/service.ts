@@ -149,10 +149,10 @@ export function createFoodSearch(store: CatalogStore) {
       if (params.matchesNothing) return JSON.stringify({ items: [], total: 0, page: params.page, limit: params.limit } satisfies SearchResult);
       const result = search(params);
       const json = JSON.stringify(result);
-      // Only answers with matches are kept: one that matches nothing costs an index probe to recompute, and
-      // streams of distinct junk names (which match nothing) would otherwise fill the cache and fragment the
-      // heap around it.
-      if (result.total === 0) return json;
+      // Only answers with items are kept: one that matches nothing costs an index probe to recompute, a page
+      // past the last one a slice of the cached matches, and streams of distinct junk names or page numbers
+      // would otherwise churn the cache and leave the heap fragmented around it.
+      if (result.items.length === 0) return json;
       const prepared = preparedJson(json, etagBase(json));
       answers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + prepared.maxFormBytes + ENTRY_OVERHEAD_BYTES);
       return prepared;

@@ -52,39 +52,41 @@ export function compress(text: string, coding: Coding, effort: Effort): Uint8Arr
 const byteLength = (body: string | Uint8Array) => (typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
 const offeredFor = (body: string | Uint8Array) => (byteLength(body) < COMPRESS_MIN_BYTES ? [] : CODINGS);
 
-/** An answer kept in memory: each coding is compressed the first time a client asks for it, then kept. */
-export interface PreparedJson extends EncodedAnswer {
-  readonly json: string;
+/**
+ * An answer kept in memory: each coding is compressed the first time a client asks for it, then kept.
+ * A class with its forms made on demand: the answer cache holds thousands of these, and an empty Map and
+ * a few closures per entry would weigh more than most of the answers themselves.
+ */
+export class PreparedJson implements EncodedAnswer {
+  readonly offered: readonly Coding[];
   /** Memory its compressed forms may come to hold (for a cache's byte bound, beside the text's). */
   readonly maxFormBytes: number;
+  private forms: Partial<Record<Coding, Uint8Array>> | undefined;
+
+  constructor(
+    readonly json: string,
+    readonly etag: string,
+  ) {
+    this.offered = offeredFor(json);
+    // Each compressed form is kept only when it is at most half the text's length.
+    this.maxFormBytes = this.offered.length * Math.ceil(json.length / 2);
+  }
+
+  open(coding: ContentCoding): OpenedAnswer {
+    return { etag: this.etag, body: () => (coding === "identity" ? this.json : this.form(coding)) };
+  }
+
+  private form(coding: Coding): Uint8Array {
+    const kept = this.forms?.[coding];
+    if (kept) return kept;
+    const form = compress(this.json, coding, "kept");
+    // JSON this size compresses far better than that; a form that does not is not kept (maxFormBytes holds).
+    if (form.byteLength <= this.json.length / 2) (this.forms ??= {})[coding] = form;
+    return form;
+  }
 }
 
-export function preparedJson(json: string, etag: string): PreparedJson {
-  const forms = new Map<Coding, Uint8Array>();
-  const offered = offeredFor(json);
-  const identity: OpenedAnswer = { etag, body: () => json };
-  return {
-    json,
-    offered,
-    // Each compressed form is kept only when it is at most half the text's length.
-    maxFormBytes: offered.length * Math.ceil(json.length / 2),
-    open(coding) {
-      if (coding === "identity") return identity;
-      return {
-        etag,
-        body() {
-          let form = forms.get(coding);
-          if (!form) {
-            form = compress(json, coding, "kept");
-            // JSON this size compresses far better than that; a form that does not is not kept (maxBytes holds).
-            if (form.byteLength <= json.length / 2) forms.set(coding, form);
-          }
-          return form;
-        },
-      };
-    },
-  };
-}
+export const preparedJson = (json: string, etag: string) => new PreparedJson(json, etag);
 
 /** An answer made for one request: tagged by its bytes, compressed only if it is sent compressed. */
 export function perRequestJson(json: string, etag: string): EncodedAnswer {
