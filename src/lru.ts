@@ -39,6 +39,23 @@ export class LruCache<K, V> {
     }
   }
 
+  /**
+   * Adds `extra` to an entry's weight (a value that grew after it was stored), evicting the least recently
+   * used others as `set` does; nothing when the entry is gone.
+   */
+  grow(key: K, extra: number): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.weight += extra;
+    this.totalWeight += extra;
+    for (const [oldest, other] of this.entries) {
+      if (this.totalWeight <= this.maxWeight) break;
+      if (other === entry) continue;
+      this.entries.delete(oldest);
+      this.totalWeight -= other.weight;
+    }
+  }
+
   delete(key: K): void {
     const entry = this.entries.get(key);
     if (!entry) return;

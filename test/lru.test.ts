@@ -23,6 +23,16 @@ describe("LruCache", () => {
     expect(cache.get(9_999)).toBe(9_999);
   });
 
+  test("an entry that grows pushes out the least recently used others, never itself; a gone entry does not grow", () => {
+    const cache = new LruCache<string, number>(10);
+    for (let i = 0; i < 5; i++) cache.set(`k${i}`, i, 2);
+    cache.grow("k0", 3);
+    expect(cache.weight).toBe(9);
+    expect([cache.get("k0"), cache.get("k1"), cache.get("k2")]).toEqual([0, undefined, undefined]);
+    cache.grow("k1", 100);
+    expect(cache.weight).toBe(9);
+  });
+
   test("a value heavier than the whole cache is not kept; replacing a key replaces its weight", () => {
     const cache = new LruCache<string, string>(8);
     cache.set("big", "x", 9);

@@ -23,9 +23,13 @@ const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
 /**
  * Answers are also kept as JSON text by their raw query string (bounded by bytes), with their compressed
  * forms as clients ask for them: a popular page is then answered without parsing, serialising or
- * compressing anything. A 1.2 KB page with its three forms weighs up to ~3.3 KB, its key and entry included.
+ * compressing anything. 8 MB: a 1,000-query mix of name searches (1.3 KB answers) and one of nutrient
+ * searches (3.2 KB answers, which list values) both fit, with the forms a browser's requests add (about a
+ * fifth of the text each); bench/run's mixes run in a cycle, which an LRU one entry too small misses entirely.
  */
-const ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
+const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
+/** A kept form's array header and its slot in the answer's record. */
+const FORM_OVERHEAD_BYTES = 64;
 
 /**
  * Name search, with nutrient filters and sorts. The catalog never changes while served, so the ordered
@@ -154,7 +158,10 @@ export function createFoodSearch(store: CatalogStore) {
       // would otherwise churn the cache and leave the heap fragmented around it.
       if (result.items.length === 0) return json;
       const prepared = preparedJson(json, etagBase(json));
-      answers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + prepared.maxFormBytes + ENTRY_OVERHEAD_BYTES);
+      answers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
+      // The compressed forms count when they are made: a cache of answers that only ever go as identity is
+      // not sized for forms it never holds.
+      prepared.onFormKept = (bytes) => answers.grow(rawQuery, bytes + FORM_OVERHEAD_BYTES);
       return prepared;
     },
   };

@@ -59,17 +59,15 @@ const offeredFor = (body: string | Uint8Array) => (byteLength(body) < COMPRESS_M
  */
 export class PreparedJson implements EncodedAnswer {
   readonly offered: readonly Coding[];
-  /** Memory its compressed forms may come to hold (for a cache's byte bound, beside the text's). */
-  readonly maxFormBytes: number;
   private forms: Partial<Record<Coding, Uint8Array>> | undefined;
+  /** Told the size of each form kept, so that a cache holding this answer can count it. */
+  onFormKept: ((bytes: number) => void) | undefined;
 
   constructor(
     readonly json: string,
     readonly etag: string,
   ) {
     this.offered = offeredFor(json);
-    // Each compressed form is kept only when it is at most half the text's length.
-    this.maxFormBytes = this.offered.length * Math.ceil(json.length / 2);
   }
 
   open(coding: ContentCoding): OpenedAnswer {
@@ -80,8 +78,11 @@ export class PreparedJson implements EncodedAnswer {
     const kept = this.forms?.[coding];
     if (kept) return kept;
     const form = compress(this.json, coding, "kept");
-    // JSON this size compresses far better than that; a form that does not is not kept (maxFormBytes holds).
-    if (form.byteLength <= this.json.length / 2) (this.forms ??= {})[coding] = form;
+    // JSON this size compresses to a fraction; a form that does not save half is sent but not kept.
+    if (form.byteLength <= this.json.length / 2) {
+      (this.forms ??= {})[coding] = form;
+      this.onFormKept?.(form.byteLength);
+    }
     return form;
   }
 }
