@@ -286,6 +286,32 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     }
   });
 
+  test("a request sent while signed in that comes back 401 after signing out does not say the session ended", async () => {
+    const { page, context } = await openDashboard();
+    // The session list the page asks for on signing in is held until the user has signed out here.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route("**/api/auth/list-sessions", async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await signUp(page, "late-answer@example.com");
+    for (let waited = 0; !asked && waited < 5_000; waited += 20) await page.waitForTimeout(20);
+    expect(asked).toBe(true);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.locator("#signed-out").waitFor();
+
+    const late = page.waitForResponse("**/api/auth/list-sessions");
+    release();
+    expect((await late).status()).toBe(401);
+    await page.waitForTimeout(200);
+    expect(await errorText(page)).toBe("");
+    expect(await statusText(page)).toBe("Signed out.");
+    await context.close();
+  });
+
   test("API refusals appear as messages: a taken e-mail, a wrong password, a bad key", async () => {
     const { page, context, outside } = await openDashboard();
     await signUp(page, "taken@example.com");

@@ -4,7 +4,9 @@ import { announce, byId, onSubmit, reportError } from "./dom";
 
 /** Sign-up, sign-in and sign-out against /api/auth/*; the session itself lives in the HttpOnly cookie. */
 export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut(): void }) {
+  let isSignedIn = false;
   const signedIn = (user: User) => {
+    isSignedIn = true;
     byId("account-loading").hidden = true;
     byId("signed-out").hidden = true;
     byId("signed-in").hidden = false;
@@ -12,6 +14,7 @@ export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut
     events.onSignedIn(user);
   };
   const signedOut = () => {
+    isSignedIn = false;
     byId("account-loading").hidden = true;
     byId("signed-in").hidden = true;
     byId("signed-out").hidden = false;
@@ -43,8 +46,13 @@ export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut
   });
 
   return {
-    /** The session ended elsewhere (another device, an expiry) or the account was deleted here. */
+    /**
+     * The session ended elsewhere (another device, an expiry) or the account was deleted here. Not news
+     * once signed out: a request sent while signed in (the key list, the session list) may come back 401
+     * after the user signed out, and must not cover what the page says since.
+     */
     showSignedOut(message: string, isError: boolean) {
+      if (!isSignedIn) return;
       signedOut();
       if (isError) reportError(message);
       else announce(message);
