@@ -4,6 +4,7 @@ import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../accounts/sessions";
 import type { RateSpec } from "../config/config";
 import { MAX_BODY_BYTES } from "../http/body";
+import { MAX_HEAD_BYTES } from "../http/head-limit";
 import type { DirectRoute } from "../http/direct-routes";
 import { notesOf, type RouteNotes, withoutNotes } from "../http/route-table";
 import { documentedSchema } from "../http/schema";
@@ -167,6 +168,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
 function fillOverview(options: DocumentOptions): string {
   const facts: Record<string, string> = {
     maxBodyKiB: String(MAX_BODY_BYTES / 1024),
+    maxHeadKiB: String(MAX_HEAD_BYTES / 1024),
     sessionDays: String(SESSION_TTL_SECONDS / 86400),
     freePolicy: freePolicy(options.freeLimit),
     freeRemaining: `"free";r=${options.freeLimit.limit - 2};t=${Math.min(3412, options.freeLimit.windowSeconds)}`,

@@ -2,6 +2,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../accounts/passwords"
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../keys/service";
 import { TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { MAX_BODY_BYTES } from "./body";
+import { MAX_HEAD_BYTES } from "./head-limit";
 import { ApiError, type ErrorDescription } from "./errors";
 
 /**
@@ -66,6 +67,11 @@ export const ERROR_CATALOG = {
   }),
   TOO_MANY_REQUESTS: fixed(429, "Too many attempts from your network. Try again later."),
   KEY_ISSUE_LIMITED: fixed(429, "This account has issued too many keys recently. Try again later.", { code: "RATE_LIMITED" }),
+  HEADERS_TOO_LARGE: entry({
+    status: 431,
+    message: () => `Request headers, with the request line, are limited to ${MAX_HEAD_BYTES} bytes.`,
+    example: [],
+  }),
   INTERNAL_ERROR: fixed(500, "Something went wrong on our side."),
   CHALLENGE_UNAVAILABLE: fixed(503, "The bot-challenge verifier did not answer. Try again shortly.", {
     headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) },

@@ -3,6 +3,7 @@ import { clientIpOf } from "./client-ip";
 import { splitUrl, withAbsoluteUrl } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { errorResponse } from "./errors";
+import { headBytes, MAX_HEAD_BYTES } from "./head-limit";
 import { requestFacts } from "./request-context";
 import { requestIdOf } from "./response-headers";
 
@@ -42,9 +43,12 @@ export interface HttpServerOptions {
 }
 
 /**
- * Bun.serve around the app: records the peer address for the client-IP rule, caps body sizes, and writes one access-log line per request: path without its query, the key
- * id but never a credential.
+ * Bun.serve around the app: records the peer address for the client-IP rule, caps head and body sizes, and
+ * writes one access-log line per request: path without its query, the key id but never a credential.
  */
+/** Built once: a refusal that may come often (a client stuck sending a huge cookie). */
+const HEADERS_TOO_LARGE = errorDescription("HEADERS_TOO_LARGE", []);
+
 export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const server = Bun.serve({
     hostname: options.hostname,
@@ -62,7 +66,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       const request = withAbsoluteUrl(received);
       // The peer address is asked of the request Bun handed in: a copy is unknown to the server.
       requestFacts(request).peerAddress = server.requestIP(received)?.address;
-      const response = options.handle(request);
+      const response = headBytes(received) > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
       return response instanceof Promise ? response.then((r) => finished(request, r, started)) : finished(request, response, started);
     },
