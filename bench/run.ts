@@ -14,9 +14,9 @@
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory, with `--workers 1`:
  *    /healthz, repeated search, a 1,000-query mix, a 1,000-query mix of nutrient-sorted and -filtered
  *    searches and random food details (all bench/paths.lua over generated path lists), search with an
- *    exhausted trial token; the metrics' cost: repeated search with and without --metrics-token, in the order
- *    off, on, on, off (a drift of the machine's speed during the four cancels out), as the ratio of the two
- *    means; then search, mix and detail with `--workers 2`.
+ *    exhausted trial token; the metrics' cost: repeated search on two servers at once, without and with
+ *    --metrics-token, taking the load in turn in short slices (BENCH_METRICS_ROUNDS rounds, default 10, of
+ *    2 s each), as the median of the rounds' ratios; then search, mix and detail with `--workers 2`.
  * 6. PostgreSQL + Redis (skipped, saying why, where either is not installed): a throwaway PostgreSQL and Redis
  *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
  *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
@@ -39,9 +39,9 @@ import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, report, type Starts } from "./lib/report";
 import { benchCacheDir, coldStartMs, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
-import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, MIX_QUERIES, SEARCH_PATH } from "./lib/settings";
+import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, SEARCH_PATH } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
-import { ensureWrk, measure, measureTogether, type WrkClient, wrkVersion } from "./lib/wrk";
+import { ensureWrk, type Interleaved, measure, measureInterleaved, measureTogether, type WrkClient, wrkVersion } from "./lib/wrk";
 
 cleanUpOnSignals();
 
@@ -181,15 +181,21 @@ async function main() {
     return { ...(await measure(wrkPath, label, s, SEARCH_PATH, { headers: [`Authorization: Bearer ${token}`] })), trialQuota: quota };
   });
 
-  // The metrics' cost on the hot path: the same search without and with --metrics-token (counting every
-  // request), off-on-on-off, each on a fresh server.
+  // The metrics' cost on the hot path: the same search on two servers at once, without and with
+  // --metrics-token (counting every request), taking the load in turn (bench/lib/wrk.ts measureInterleaved).
   const metricsArgs = [...oneWorkerArgs, "--metrics-token", "bench-metrics-token-0123456789"];
-  const searchWith = (args: string[], label: string) => onServer(binary, args, (s) => measure(wrkPath, `search q=chicken&limit=20 [${label}]`, s, SEARCH_PATH, keyed(s)));
-  const metricsOff1 = await searchWith(oneWorkerArgs, "metrics off");
-  const metricsOn1 = await searchWith(metricsArgs, "metrics on");
-  const metricsOn2 = await searchWith(metricsArgs, "metrics on");
-  const metricsOff2 = await searchWith(oneWorkerArgs, "metrics off");
-  const metrics = { off: [metricsOff1, metricsOff2], on: [metricsOn1, metricsOn2] };
+  const metricsOff = await startFoodapi(binary, oneWorkerArgs);
+  let metrics: Interleaved;
+  try {
+    const metricsOn = await startFoodapi(binary, metricsArgs);
+    try {
+      metrics = await measureInterleaved(wrkPath, ["metrics off", "metrics on"], [metricsOff, metricsOn], SEARCH_PATH, [keyed(metricsOff), keyed(metricsOn)], METRICS_ROUNDS, METRICS_SLICE_SECONDS);
+    } finally {
+      await metricsOn.stop();
+    }
+  } finally {
+    await metricsOff.stop();
+  }
 
   const twoWorkers = {
     search: await workload(2, "search q=chicken&limit=20", SEARCH_PATH, keyed),

@@ -10,7 +10,7 @@ import { createStorageHealth } from "./db/storage-health";
 import { docsRoutes } from "./docs/routes";
 import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "./http/credential-guard";
-import { createDispatcher, splitUrl } from "./http/direct-routes";
+import { createDispatcher } from "./http/direct-routes";
 import { allowedOriginsFor } from "./http/origin-check";
 import { createErrorMapper } from "./http/error-mapping";
 import { keyRoutes } from "./keys/routes";
@@ -113,8 +113,6 @@ export async function createFoodApi(deps: AppDeps) {
     .use(catalogApi.documented)
     .use(dashboardRoutes(catalog))
     .use(docsRoutes(config));
-  const dispatcher = createDispatcher([...catalogApi.direct, ...metaApi.direct], elysia.handle, toApiError);
-
   // Metrics: counted per process by `observe` (called by the server for every answer), served at
   // /metrics only when a token is configured, for the whole fleet of workers.
   const metrics = createMetricsRegistry(deps.worker ?? 0);
@@ -126,11 +124,11 @@ export async function createFoodApi(deps: AppDeps) {
         stateGauges: async () => ({ accounts: await accounts.count(), activeKeys: await keys.countActive() }),
       })
     : undefined;
+  // /metrics is one more path the dispatcher matches, so no request pays a check of its own for it.
+  const scrapeRoute = scrape ? [{ path: METRICS_PATH, handle: scrape }] : [];
+  const dispatcher = createDispatcher([...catalogApi.direct, ...metaApi.direct], elysia.handle, toApiError, scrapeRoute);
   const routes = createRouteTemplates([...elysia.routes, ...(scrape ? [{ method: "GET", path: METRICS_PATH }] : [])]);
-  const withMetrics = scrape
-    ? (request: Request) => (request.url.includes(METRICS_PATH) && splitUrl(request.url).path === METRICS_PATH ? scrape(request) : dispatcher.handle(request))
-    : dispatcher.handle;
-  const handle = withResponseHeaders(withMetrics, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes });
+  const handle = withResponseHeaders(dispatcher.handle, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes });
   const observe = (request: Request, path: string, status: number, ms: number): string => {
     const route = routes.templateOf(path) ?? UNMATCHED_ROUTE;
     // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.

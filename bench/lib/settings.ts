@@ -1,10 +1,13 @@
 /**
  * What a bench run measures with: the environment's settings (BENCH_SECONDS, BENCH_WARMUP_SECONDS,
- * BENCH_IMPORT_RUNS) and the fixed shape of the load. Loopback only.
+ * BENCH_IMPORT_RUNS, BENCH_METRICS_ROUNDS) and the fixed shape of the load. Loopback only.
  */
 export const SECONDS = positive("BENCH_SECONDS", 10);
 export const WARMUP_SECONDS = nonNegative("BENCH_WARMUP_SECONDS", 2);
 export const IMPORT_RUNS = positive("BENCH_IMPORT_RUNS", 3);
+/** The metrics' A/B (bench/lib/wrk.ts measureInterleaved): rounds of one slice per server, and a slice's length. */
+export const METRICS_ROUNDS = positive("BENCH_METRICS_ROUNDS", 10);
+export const METRICS_SLICE_SECONDS = 2;
 export const THREADS = 2;
 export const CONNECTIONS = 64;
 export const COLD_START_RUNS = 5;

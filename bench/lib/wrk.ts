@@ -151,3 +151,100 @@ export async function measureTogether(wrkPath: string, label: string, servers: S
   process.stderr.write(`${m.requestsPerSecond} req/s summed (${results.map((r) => r.requestsPerSecond).join(" + ")}), p99 ${m.p99Ms} ms${m.non2xx ? `, non-2xx ${m.non2xx}` : ""}\n`);
   return m;
 }
+
+/** One slice of an interleaved comparison: a short wrk run against one of the servers. */
+export interface Slice {
+  requestsPerSecond: number;
+  requests: number;
+  serverCpuMicrosPerRequest: number;
+}
+
+export interface Interleaved {
+  /** Each side over all its slices: requests/s and CPU per request over the whole, p50/p99 the slices' median, memory over the whole. */
+  a: Measurement;
+  b: Measurement;
+  /** Per round, b against a: requests/s b/a, and server CPU per request a/b (both above 1 when b is cheaper). */
+  rounds: { rpsRatio: number; cpuRatio: number; a: Slice; b: Slice }[];
+  /** The medians of the rounds' ratios. */
+  rpsRatio: number;
+  cpuRatio: number;
+}
+
+const medianOf = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * Two servers compared under one load, for a difference of a few per cent that separate runs cannot show on
+ * a shared machine (their speed drifts by more than that over a minute). Both run at once, warmed up, and
+ * take the load in turn, in short slices, for `rounds` rounds, in the order a b, b a, a b, ... so that a
+ * drift within a round favours neither. Each round gives a ratio of the two; the figure is the median of
+ * those, which one disturbed slice does not move. Bounded: 2 x rounds x sliceSeconds of load.
+ */
+export async function measureInterleaved(
+  wrkPath: string,
+  labels: readonly [string, string],
+  servers: readonly [Server, Server],
+  path: string,
+  clients: readonly [WrkClient, WrkClient],
+  rounds: number,
+  sliceSeconds: number,
+): Promise<Interleaved> {
+  process.stderr.write(`bench: ${labels[0]} against ${labels[1]}, interleaved (${rounds} rounds of ${sliceSeconds} s each) ... `);
+  if (WARMUP_SECONDS > 0) for (const i of [0, 1] as const) await wrk(wrkPath, `${servers[i].url}${path}`, WARMUP_SECONDS, clients[i]);
+  const samplers = servers.map((server) => sampleMemory(server.pid, true));
+  const slices: [WrkResult[], WrkResult[]] = [[], []];
+  const perRound: Interleaved["rounds"] = [];
+  const cpuTotals = [0, 0];
+  let memories: MemoryReport[];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const taken: Partial<Record<0 | 1, Slice>> = {};
+      for (const i of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+        const before = cpuSeconds(servers[i].pid, true);
+        const { result } = await wrk(wrkPath, `${servers[i].url}${path}`, sliceSeconds, clients[i]);
+        const cpu = cpuSeconds(servers[i].pid, true) - before;
+        cpuTotals[i] = cpuTotals[i]! + cpu;
+        slices[i].push(result);
+        taken[i] = { requestsPerSecond: result.requestsPerSecond, requests: result.requests, serverCpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : NaN };
+      }
+      const [a, b] = [taken[0]!, taken[1]!];
+      perRound.push({ a, b, rpsRatio: b.requestsPerSecond / a.requestsPerSecond, cpuRatio: a.serverCpuMicrosPerRequest / b.serverCpuMicrosPerRequest });
+    }
+  } finally {
+    memories = samplers.map((sampler) => sampler.stop());
+  }
+  const side = (i: 0 | 1): Measurement => {
+    const requests = slices[i].reduce((sum, s) => sum + s.requests, 0);
+    return {
+      label: labels[i],
+      url: path,
+      requestsPerSecond: round(requests / (rounds * sliceSeconds), 1),
+      p50Ms: round(medianOf(slices[i].map((s) => s.p50Ms)), 3),
+      p99Ms: round(medianOf(slices[i].map((s) => s.p99Ms)), 3),
+      requests,
+      non2xx: slices[i].reduce((sum, s) => sum + s.non2xx, 0),
+      socketErrors: {
+        connect: slices[i].reduce((sum, s) => sum + s.socketErrors.connect, 0),
+        read: slices[i].reduce((sum, s) => sum + s.socketErrors.read, 0),
+        write: slices[i].reduce((sum, s) => sum + s.socketErrors.write, 0),
+        timeout: slices[i].reduce((sum, s) => sum + s.socketErrors.timeout, 0),
+      },
+      ...memories[i]!,
+      serverCpuMicrosPerRequest: requests > 0 ? round((cpuTotals[i]! * 1e6) / requests, 2) : undefined,
+    };
+  };
+  const result: Interleaved = {
+    a: side(0),
+    b: side(1),
+    rounds: perRound,
+    rpsRatio: round(medianOf(perRound.map((r) => r.rpsRatio)), 3),
+    cpuRatio: round(medianOf(perRound.map((r) => r.cpuRatio)), 3),
+  };
+  process.stderr.write(
+    `${labels[1]}/${labels[0]}: req/s ${result.rpsRatio}, CPU per request ${labels[0]}/${labels[1]} ${result.cpuRatio} (medians of ${rounds} rounds; ${result.a.requestsPerSecond} and ${result.b.requestsPerSecond} req/s, ${result.a.serverCpuMicrosPerRequest} and ${result.b.serverCpuMicrosPerRequest} µs/request)\n`,
+  );
+  return result;
+}

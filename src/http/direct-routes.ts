@@ -38,10 +38,11 @@ export interface Dispatcher {
   readonly routes: readonly DirectRoute[];
 }
 
-export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, toApiError: ErrorMapper): Dispatcher {
+/** `undocumented`: routes answered here too but absent from the API's document (`/metrics`, for the operator's scraper). */
+export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, toApiError: ErrorMapper, undocumented: readonly DirectRoute[] = []): Dispatcher {
   const exact = new Map<string, DirectHandler>();
   const withParam = new Map<string, DirectHandler>();
-  for (const route of routes) (route.param ? withParam : exact).set(route.path, route.handle);
+  for (const route of [...routes, ...undocumented]) (route.param ? withParam : exact).set(route.path, route.handle);
   const failed = (error: unknown) => errorResponse(toApiError(error));
 
   const handle: Handle = (request) => {
