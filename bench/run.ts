@@ -9,12 +9,13 @@
  *    start", the bench's cache directory, where one unmeasured start expanded it), by default and with
  *    `--workers 1`.
  * 3. SR28 import time: bench/import (median of BENCH_IMPORT_RUNS, default 3).
- * 4. Typical response sizes from a running server, then one ceiling per workload (bench/ceiling.ts) with a body
- *    of that size, driven by the same wrk client as the workload (path, key header, Lua script).
+ * 4. Typical response sizes from a running server; each workload's ceiling (bench/ceiling.ts) answers with a
+ *    body of that size and is driven by the same wrk client as the workload (path, key header, Lua script).
  * 5. Workloads with wrk (-t2 -c64 --latency), each on a fresh server and data directory, with `--workers 1`:
  *    /healthz, repeated search, a 1,000-query mix, a 1,000-query mix of nutrient-sorted and -filtered
- *    searches and random food details (all bench/paths.lua over generated path lists), search with an
- *    exhausted trial token; the metrics' cost: repeated search on two servers at once, without and with
+ *    searches and random food details (all bench/paths.lua over generated path lists), each interleaved
+ *    with its ceiling (both servers up, taking the load in turn: ROUNDS rounds of BENCH_SECONDS / ROUNDS
+ *    seconds each, the ratio the median of the rounds'); search with an exhausted trial token; the metrics' cost: repeated search on two servers at once, without and with
  *    --metrics-token, taking the load in turn in short slices (BENCH_METRICS_ROUNDS rounds, default 10, of
  *    2 s each), as the median of the rounds' ratios; then search, mix and detail with `--workers 2`.
  * 6. PostgreSQL + Redis (skipped, saying why, where either is not installed): a throwaway PostgreSQL and Redis
@@ -39,7 +40,7 @@ import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, report, type Starts } from "./lib/report";
 import { benchCacheDir, coldStartMs, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
-import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, SEARCH_PATH } from "./lib/settings";
+import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
 import { ensureWrk, type Interleaved, measure, measureInterleaved, measureTogether, type WrkClient, wrkVersion } from "./lib/wrk";
 
@@ -138,36 +139,44 @@ async function main() {
   const keyed = (server: { key: string }): WrkClient => ({ headers: [`X-API-Key: ${server.key}`] });
   const scripted = (server: { key: string }, env: Record<string, string>): WrkClient => ({ script: join(ROOT, "bench/paths.lua"), env: { ...env, BENCH_API_KEY: server.key } });
   const ceilingClient = { key: "fnk_ceiling" };
-  const ceiling = async (label: string, bytes: number, path: string, client: WrkClient = {}) => {
-    const server = await startCeiling(bytes);
+
+  // Each one-worker workload runs interleaved with its ceiling (bench/lib/wrk.ts measureInterleaved): both
+  // servers up at once, taking the load in turn in slices, the ratio the median of the rounds' ratios. Run
+  // one after the other, a workload and its ceiling could land on different speeds of a shared machine.
+  const compared = async (ceilingLabel: string, bytes: number, label: string, path: string, client: (server: { key: string }) => WrkClient = () => ({})) => {
+    const ceilingServer = await startCeiling(bytes);
     try {
-      return { ...(await measure(wrkPath, `ceiling ${label} (${bytes} B)`, server, path, { ...client, tree: false })), bodyBytes: bytes };
+      return await onServer(binary, oneWorkerArgs, async (s) => {
+        const r = await measureInterleaved(wrkPath, [`ceiling ${ceilingLabel} (${bytes} B)`, label], [ceilingServer, s], path, [client(ceilingClient), client(s)], ROUNDS, Math.max(1, Math.round(SECONDS / ROUNDS)));
+        return { ceiling: { ...r.a, bodyBytes: bytes }, workload: r.b, ratio: { requestsPerSecond: r.rpsRatio, p99: r.p99Ratio } };
+      });
     } finally {
-      await server.stop();
+      await ceilingServer.stop();
     }
   };
-  const ceilings = {
-    healthz: await ceiling("healthz", Math.max(16, sizes.healthzBytes), "/healthz"),
-    search: await ceiling("search page", sizes.searchPageBytes, SEARCH_PATH, keyed(ceilingClient)),
-    mix: await ceiling("search mix, paths.lua", sizes.mixMedianBytes, "/v1/foods", scripted(ceilingClient, mixEnv)),
-    nutrientMix: await ceiling("nutrient search mix, paths.lua", sizes.nutrientMixMedianBytes, "/v1/foods", scripted(ceilingClient, nutrientMixEnv)),
-    detail: await ceiling("food detail, paths.lua", sizes.detailMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, detailEnv)),
-    detailBrowser: await ceiling("food detail as a browser gets it, paths.lua", sizes.detailBrowserMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, detailBrowserEnv)),
-    detailGzip: await ceiling("food detail as gzip, paths.lua", sizes.detailGzipMedianBytes, "/v1/foods/{n}", scripted(ceilingClient, detailGzipEnv)),
-  };
+  const healthz = await compared("healthz", Math.max(16, sizes.healthzBytes), "GET /healthz", "/healthz");
+  const search = await compared("search page", sizes.searchPageBytes, "search q=chicken&limit=20", SEARCH_PATH, keyed);
+  const mix = await compared("search mix, paths.lua", sizes.mixMedianBytes, `search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, mixEnv));
+  const nutrientMix = await compared("nutrient search mix, paths.lua", sizes.nutrientMixMedianBytes, `nutrient search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, nutrientMixEnv));
+  const detail = await compared("food detail, paths.lua", sizes.detailMedianBytes, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv));
+  const detailBrowser = await compared(
+    "food detail as a browser gets it, paths.lua",
+    sizes.detailBrowserMedianBytes,
+    `GET /v1/foods/{n} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`,
+    "/v1/foods/{n}",
+    (s) => scripted(s, detailBrowserEnv),
+  );
+  const detailGzip = await compared("food detail as gzip, paths.lua", sizes.detailGzipMedianBytes, "GET /v1/foods/{n} random, Accept-Encoding: gzip", "/v1/foods/{n}", (s) => scripted(s, detailGzipEnv));
+  const pairs = { healthz, search, mix, nutrientMix, detail, detailBrowser, detailGzip };
+  const pick = <K extends "ceiling" | "workload" | "ratio">(k: K) =>
+    Object.fromEntries(Object.entries(pairs).map(([name, pair]) => [name, pair[k]])) as { [N in keyof typeof pairs]: (typeof pairs)[N][K] };
+  const ceilings = pick("ceiling");
+  const oneWorker = pick("workload");
+  const ratios = pick("ratio");
 
-  // Workloads: each on a fresh server and data directory (no state left by the one before).
+  // Workloads on a fresh server and data directory each (no state left by the one before).
   const workload = (workers: number, label: string, path: string, client: (server: Server & { key: string }) => WrkClient = () => ({})) =>
     onServer(binary, ["--workers", String(workers)], (s) => measure(wrkPath, `${label}${workers > 1 ? ` [--workers ${workers}]` : ""}`, s, path, client(s)));
-  const oneWorker = {
-    healthz: await workload(1, "GET /healthz", "/healthz"),
-    search: await workload(1, "search q=chicken&limit=20", SEARCH_PATH, keyed),
-    mix: await workload(1, `search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, mixEnv)),
-    nutrientMix: await workload(1, `nutrient search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, nutrientMixEnv)),
-    detail: await workload(1, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
-    detailBrowser: await workload(1, `GET /v1/foods/{n} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, "/v1/foods/{n}", (s) => scripted(s, detailBrowserEnv)),
-    detailGzip: await workload(1, "GET /v1/foods/{n} random, Accept-Encoding: gzip", "/v1/foods/{n}", (s) => scripted(s, detailGzipEnv)),
-  };
 
   // A trial token past its quota: refused from memory. The quota is read back from the server's
   // RateLimit-Policy header, so the label says what was measured.
@@ -249,6 +258,7 @@ async function main() {
     sizes,
     ceilings,
     oneWorker,
+    ratios,
     trial,
     metrics,
     twoWorkers,

@@ -5,6 +5,8 @@
 export const SECONDS = positive("BENCH_SECONDS", 10);
 export const WARMUP_SECONDS = nonNegative("BENCH_WARMUP_SECONDS", 2);
 export const IMPORT_RUNS = positive("BENCH_IMPORT_RUNS", 3);
+/** A workload and its ceiling take the load in turn, this many rounds of BENCH_SECONDS / ROUNDS seconds each. */
+export const ROUNDS = 5;
 /** The metrics' A/B (bench/lib/wrk.ts measureInterleaved): rounds of one slice per server, and a slice's length. */
 export const METRICS_ROUNDS = positive("BENCH_METRICS_ROUNDS", 10);
 export const METRICS_SLICE_SECONDS = 2;

@@ -155,6 +155,7 @@ export async function measureTogether(wrkPath: string, label: string, servers: S
 /** One slice of an interleaved comparison: a short wrk run against one of the servers. */
 export interface Slice {
   requestsPerSecond: number;
+  p99Ms: number;
   requests: number;
   serverCpuMicrosPerRequest: number;
 }
@@ -163,11 +164,12 @@ export interface Interleaved {
   /** Each side over all its slices: requests/s and CPU per request over the whole, p50/p99 the slices' median, memory over the whole. */
   a: Measurement;
   b: Measurement;
-  /** Per round, b against a: requests/s b/a, and server CPU per request a/b (both above 1 when b is cheaper). */
-  rounds: { rpsRatio: number; cpuRatio: number; a: Slice; b: Slice }[];
+  /** Per round, b against a: requests/s b/a, server CPU per request a/b (both above 1 when b is cheaper), p99 b/a. */
+  rounds: { rpsRatio: number; cpuRatio: number; p99Ratio: number; a: Slice; b: Slice }[];
   /** The medians of the rounds' ratios. */
   rpsRatio: number;
   cpuRatio: number;
+  p99Ratio: number;
 }
 
 const medianOf = (values: number[]) => {
@@ -177,8 +179,9 @@ const medianOf = (values: number[]) => {
 };
 
 /**
- * Two servers compared under one load, for a difference of a few per cent that separate runs cannot show on
- * a shared machine (their speed drifts by more than that over a minute). Both run at once, warmed up, and
+ * Two servers compared under one load (a workload and its ceiling, or the same search with metrics off and
+ * on), for ratios that separate runs cannot give on a shared machine: its speed drifts by more than the
+ * differences measured, within a minute and between runs. Both run at once, warmed up, and
  * take the load in turn, in short slices, for `rounds` rounds, in the order a b, b a, a b, ... so that a
  * drift within a round favours neither. Each round gives a ratio of the two; the figure is the median of
  * those, which one disturbed slice does not move. Bounded: 2 x rounds x sliceSeconds of load.
@@ -208,10 +211,10 @@ export async function measureInterleaved(
         const cpu = cpuSeconds(servers[i].pid, true) - before;
         cpuTotals[i] = cpuTotals[i]! + cpu;
         slices[i].push(result);
-        taken[i] = { requestsPerSecond: result.requestsPerSecond, requests: result.requests, serverCpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : NaN };
+        taken[i] = { requestsPerSecond: result.requestsPerSecond, p99Ms: result.p99Ms, requests: result.requests, serverCpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : NaN };
       }
       const [a, b] = [taken[0]!, taken[1]!];
-      perRound.push({ a, b, rpsRatio: b.requestsPerSecond / a.requestsPerSecond, cpuRatio: a.serverCpuMicrosPerRequest / b.serverCpuMicrosPerRequest });
+      perRound.push({ a, b, rpsRatio: b.requestsPerSecond / a.requestsPerSecond, cpuRatio: a.serverCpuMicrosPerRequest / b.serverCpuMicrosPerRequest, p99Ratio: b.p99Ms / a.p99Ms });
     }
   } finally {
     memories = samplers.map((sampler) => sampler.stop());
@@ -242,6 +245,7 @@ export async function measureInterleaved(
     rounds: perRound,
     rpsRatio: round(medianOf(perRound.map((r) => r.rpsRatio)), 3),
     cpuRatio: round(medianOf(perRound.map((r) => r.cpuRatio)), 3),
+    p99Ratio: round(medianOf(perRound.map((r) => r.p99Ratio)), 3),
   };
   process.stderr.write(
     `${labels[1]}/${labels[0]}: req/s ${result.rpsRatio}, CPU per request ${labels[0]}/${labels[1]} ${result.cpuRatio} (medians of ${rounds} rounds; ${result.a.requestsPerSecond} and ${result.b.requestsPerSecond} req/s, ${result.a.serverCpuMicrosPerRequest} and ${result.b.serverCpuMicrosPerRequest} µs/request)\n`,

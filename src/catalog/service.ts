@@ -4,6 +4,7 @@ import { etagBase } from "../http/etag";
 import { type AmountRequest, parseAmountQuery, scaleDetail } from "./amounts";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
 import { createFoodOrders } from "./food-orders";
+import { KeptForms } from "./kept-forms";
 import { matchesAllTerms, rankCandidates } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
 import type { CatalogStore, StoredCoding, StoredDetail } from "./store";
@@ -187,13 +188,12 @@ export interface DetailView {
 
 /**
  * Food details. The importer stored each answer compressed as zstd and as gzip. A client that accepts one
- * gets those bytes as they are, kept in memory once sent (each coding at most the catalog's 8,789 answers,
- * ~20 MB: no read, copy or allocation per request after the first). Any other client gets the gzip form
- * decompressed for its request, and nothing of it is kept: under random access a cache of decompressed
- * answers hit a few per cent of requests, and the 16 KB buffers it retained, freed in bursts by the
- * collector, made the allocator return pages to the kernel and fault them back in (1.7 page faults a
- * request; 0.04 without the cache, at 60 % more requests per second). A view (selected nutrients, scaled
- * amounts) is made from the decompressed JSON for its request.
+ * gets those bytes as they are, kept in memory once sent (kept-forms.ts: no read, copy or allocation per
+ * request after the first). Any other client gets the gzip form decompressed for its request, and nothing
+ * of it is kept: under random access a cache of decompressed answers hit a few per cent of requests, and
+ * the 16 KB buffers it retained, freed in bursts by the collector, made the allocator return pages to the
+ * kernel and fault them back in (1.7 page faults a request; 0.04 without the cache, at 60 % more requests
+ * per second). A view (selected nutrients, scaled amounts) is made from the decompressed JSON for its request.
  */
 export function createFoodDetails(store: CatalogStore) {
   // The catalog's food ids (8,789 numbers), so that a food that does not exist is known before any row is read.
@@ -201,20 +201,28 @@ export function createFoodDetails(store: CatalogStore) {
   const exists = (id: number) => (foodIds ??= new Set(store.allCandidates(undefined).map((c) => Number(c.foodNumber)))).has(id);
   let decimals: ReadonlyMap<string, number> | undefined;
   const decimalsOf = () => (decimals ??= new Map(store.nutrients().map((n) => [n.number, n.decimals])));
-  const sent: Record<StoredCoding, Map<number, StoredDetail>> = { zstd: new Map(), gzip: new Map() };
+  const kept: Record<StoredCoding, KeptForms> = { zstd: new KeptForms(), gzip: new KeptForms() };
+  // Every stored form of an answer carries the same entity-tag base (that of its identity bytes).
+  const etags = new Map<number, string>();
 
   /** A stored form as sent: kept after the first time, for the next client asking in that coding. */
   const storedForm = (id: number, coding: StoredCoding): StoredDetail => {
-    let stored = sent[coding].get(id);
-    if (stored === undefined) sent[coding].set(id, (stored = read(id, coding)));
+    const body = kept[coding].get(id);
+    if (body !== undefined) return { etag: etags.get(id)!, body };
+    const stored = read(id, coding);
+    kept[coding].keep(id, stored.body);
+    etags.set(id, stored.etag);
     return stored;
   };
   /**
    * The JSON bytes of a food's detail, from its gzip form (kept, if a gzip client had it, else read and let
    * go), with libdeflate: it decodes these answers faster than zstd's decoder, which sets up a context per call.
    */
-  const identity = (id: number, stored?: StoredDetail): Uint8Array =>
-    Bun.gunzipSync((stored ?? sent.gzip.get(id) ?? read(id, "gzip")).body, { library: "libdeflate" });
+  const gzipForm = (id: number): StoredDetail => {
+    const body = kept.gzip.get(id);
+    return body === undefined ? read(id, "gzip") : { etag: etags.get(id)!, body };
+  };
+  const identity = (gzip: StoredDetail): Uint8Array => Bun.gunzipSync(gzip.body, { library: "libdeflate" });
   const read = (id: number, coding: StoredCoding): StoredDetail => {
     const stored = store.storedDetail(id, coding);
     if (stored === undefined) throw new Error(`food ${id} has no stored detail`);
@@ -225,14 +233,9 @@ export function createFoodDetails(store: CatalogStore) {
   const storedAnswer = (id: number): EncodedAnswer => ({
     offered: STORED_CODINGS,
     open(coding) {
-      // Only the stored codings are ever negotiated (`offered`). The identity form's tag is the gzip row's
-      // (every stored form of an answer carries the same base).
-      if (coding === "identity") {
-        const stored = sent.gzip.get(id) ?? read(id, "gzip");
-        return { etag: stored.etag, body: () => identity(id, stored) };
-      }
-      const stored = storedForm(id, coding as StoredCoding);
-      return { etag: stored.etag, body: () => stored.body };
+      // Only the stored codings are ever negotiated (`offered`).
+      const stored = coding === "identity" ? gzipForm(id) : storedForm(id, coding as StoredCoding);
+      return { etag: stored.etag, body: () => (coding === "identity" ? identity(stored) : stored.body) };
     },
   });
 
@@ -245,7 +248,7 @@ export function createFoodDetails(store: CatalogStore) {
 
   /** With `view`, a copy listing only the nutrients asked for (unknown numbers are absent), scaled to the amount asked for. */
   const viewJson = (id: number, view: DetailView): string => {
-    let detail = JSON.parse(utf8.decode(identity(id))) as FoodDetail;
+    let detail = JSON.parse(utf8.decode(identity(gzipForm(id)))) as FoodDetail;
     if (view.nutrients !== undefined) {
       const wanted = new Set(view.nutrients);
       detail = { ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) };
@@ -269,7 +272,7 @@ export function createFoodDetails(store: CatalogStore) {
     json(foodNumber: string, view: DetailView = {}): string | null {
       const id = idOf(foodNumber);
       if (id === null) return null;
-      return isPlain(view) ? utf8.decode(identity(id)) : viewJson(id, view);
+      return isPlain(view) ? utf8.decode(identity(gzipForm(id))) : viewJson(id, view);
     },
   };
 }
