@@ -1,5 +1,6 @@
 import { ENTRY_OVERHEAD_BYTES, LruCache } from "../lru";
 import type { FoodSearchItem } from "./model";
+import type { Candidate } from "./ranking";
 import type { CatalogStore } from "./store";
 
 /**
@@ -10,11 +11,15 @@ import type { CatalogStore } from "./store";
  */
 
 export interface FoodIndex {
-  /** The search item of each position (food-number order). */
+  /** Every food as a search candidate, by position (food-number order): read once, shared by every search. */
+  readonly candidates: readonly Candidate[];
+  /** The search item of each position. */
   readonly items: readonly FoodSearchItem[];
   /** Each position's food group code. */
   readonly groups: readonly string[];
   readonly positionOf: ReadonlyMap<string, number>;
+  /** The position of a food id (NDB_No as an integer, at most 99999); -1 for no food. */
+  readonly positionOfId: Int32Array;
 }
 
 /** One nutrient's values by position, and the positions that have one in value order. */
@@ -39,7 +44,7 @@ const NUTRIENT_COLUMN_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** `toItem` gives the search item of a food, so that the index lists the same objects as every other answer. */
 export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchItem) => FoodSearchItem) {
-  let index: (FoodIndex & { positionOfId: Int32Array }) | undefined;
+  let index: FoodIndex | undefined;
   let nameOrders: { ascending: Int32Array; descending: Int32Array } | undefined;
   const columns = new LruCache<string, NutrientColumn>(NUTRIENT_COLUMN_CACHE_BYTES);
 
@@ -50,6 +55,7 @@ export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchI
       const positionOfId = new Int32Array(100_000).fill(-1);
       candidates.forEach((c, position) => (positionOfId[Number(c.foodNumber)] = position));
       index = {
+        candidates,
         items: candidates.map(toItem),
         groups: candidates.map((c) => c.groupCode),
         positionOf: new Map(candidates.map((c, position) => [c.foodNumber, position])),
@@ -66,7 +72,7 @@ export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchI
     /** Positions by name, compared case- and diacritic-insensitively (the folded name), then food number. */
     byName(descending: boolean): Int32Array {
       if (!nameOrders) {
-        const names = store.allCandidates(undefined).map((c) => c.searchName);
+        const names = indexed().candidates.map((c) => c.searchName);
         const byName = (direction: 1 | -1) =>
           Int32Array.from(names.keys()).sort((a, b) => (names[a]! < names[b]! ? -direction : names[a]! > names[b]! ? direction : a - b));
         nameOrders = { ascending: byName(1), descending: byName(-1) };

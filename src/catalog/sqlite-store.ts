@@ -5,9 +5,6 @@ import { catalogInfo, foodGroups, foods, nutrientRankings, nutrients } from "./s
 import type { Candidate } from "./ranking";
 import type { CatalogStore, FoodGroupCount, NutrientDefinition, NutrientRanking, StoredCoding, StoredDetail } from "./store";
 
-const CANDIDATE_SQL =
-  "f.food_number AS foodNumber, f.name, f.search_name AS searchName, f.group_code AS groupCode, f.manufacturer";
-
 /** The importer's little-endian arrays (import/sqlite-rankings.ts), read whatever this machine's byte order. */
 function decodeRanking(foodIdBytes: Uint8Array, valueBytes: Uint8Array): NutrientRanking {
   if (LITTLE_ENDIAN) return { foodIds: viewOf(foodIdBytes, Int32Array), values: viewOf(valueBytes, Float64Array) };
@@ -43,13 +40,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
     groupCode: foods.groupCode,
     manufacturer: foods.manufacturer,
   };
-  // FTS5's MATCH has no drizzle builder; these two stay plain prepared SQL.
-  const ftsCandidates = sqlite.query<Candidate, [string]>(
-    `SELECT ${CANDIDATE_SQL} FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1`,
-  );
-  const ftsCandidatesInGroup = sqlite.query<Candidate, [string, string]>(
-    `SELECT ${CANDIDATE_SQL} FROM food_search JOIN foods f ON f.id = food_search.rowid WHERE food_search MATCH ?1 AND f.group_code = ?2`,
-  );
+  // FTS5's MATCH has no drizzle builder: plain prepared SQL, read as bare values (no object per row).
+  const ftsIds = sqlite.query<never, [string]>("SELECT rowid FROM food_search WHERE food_search MATCH ?1");
   const allFoods = db.select(candidateColumns).from(foods).orderBy(asc(foods.id)).prepare();
   const foodsInGroup = db.select(candidateColumns).from(foods).where(eq(foods.groupCode, placeholder("group"))).orderBy(asc(foods.id)).prepare();
   const rankingOf = db
@@ -66,8 +58,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   let infoCache: Record<string, string> | undefined;
 
   return {
-    candidatesMatching(match, group) {
-      return group === undefined ? ftsCandidates.all(match) : ftsCandidatesInGroup.all(match, group);
+    foodIdsMatching(match) {
+      return (ftsIds.values(match) as [number][]).map((row) => row[0]);
     },
 
     allCandidates(group) {

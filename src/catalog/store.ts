@@ -6,8 +6,11 @@ import type { Candidate } from "./ranking";
  * instance (nothing about it is shared between instances), so its reads are synchronous.
  */
 export interface CatalogStore {
-  /** Foods whose folded name contains every trigram phrase in `match` (an FTS5 expression), optionally of one group. */
-  candidatesMatching(match: string, group: string | undefined): Candidate[];
+  /**
+   * The ids (NDB_No as integers) of the foods whose folded name contains every trigram phrase in `match`
+   * (an FTS5 expression), in no particular order: ids only, so that a search makes no row objects.
+   */
+  foodIdsMatching(match: string): number[];
   /** Every food (optionally of one group) in food-number order. */
   allCandidates(group: string | undefined): Candidate[];
   /**
