@@ -84,7 +84,7 @@ export function createFoodSearch(store: CatalogStore) {
       const { groups } = orders.foods();
       const foods = groups.length;
       // A position is kept when it is a match and then in every filter's range, one level per filter.
-      const level = new Uint8Array(foods);
+      const { level, order: ordered } = scratch(foods);
       // Without terms the matches are every food of the group: marked from the index, not read again.
       const matches = terms.length > 0 ? matchesOf(terms, group) : undefined;
       if (matches) for (let i = 0; i < matches.length; i++) level[matches[i]!] = 1;
@@ -95,9 +95,9 @@ export function createFoodSearch(store: CatalogStore) {
       });
       const kept = filters.length + 1;
       if (sort.by === "relevance") return matches!.filter((position) => level[position] === kept);
-      const ordered: number[] = [];
+      let count = 0;
       const keep = (position: number) => {
-        if (level[position] === kept) ordered.push(position);
+        if (level[position] === kept) ordered[count++] = position;
       };
       const walk = (order: ArrayLike<number>) => {
         for (let i = 0; i < order.length; i++) keep(order[i]!);
@@ -112,11 +112,22 @@ export function createFoodSearch(store: CatalogStore) {
         walk(sort.descending ? column.descending() : column.ascending);
         // Foods without a value come last, in food-number order, whichever the direction.
         for (let position = 0; position < foods; position++) {
-          if (level[position] === kept && Number.isNaN(column.valueAt[position]!)) ordered.push(position);
+          if (level[position] === kept && Number.isNaN(column.valueAt[position]!)) ordered[count++] = position;
         }
       }
-      return Int32Array.from(ordered);
+      return ordered.slice(0, count);
     });
+  }
+
+  /**
+   * Working space for computing one ordered match list (computed synchronously, one at a time): a level per
+   * food and the order being built, reused rather than made and dropped by every search.
+   */
+  let scratchSpace: { level: Uint8Array; order: Int32Array } | undefined;
+  function scratch(foods: number) {
+    scratchSpace ??= { level: new Uint8Array(foods), order: new Int32Array(foods) };
+    scratchSpace.level.fill(0);
+    return scratchSpace;
   }
 
   /**
