@@ -6,9 +6,9 @@ import { requestFacts } from "./request-context";
  * IPv6 addresses are reduced to their /64, the block one subscriber usually controls, so that a
  * client cannot dodge per-IP limits by walking its own prefix.
  */
-export function clientIp(headers: Headers, peerAddress: string | undefined, header: string | null): string {
+export function clientIp(headers: Headers, peerAddress: () => string | undefined, header: string | null): string {
   const fromProxy = header ? parseIp(headers.get(header)?.trim()) : undefined;
-  return fromProxy ?? parseIp(peerAddress) ?? "unknown";
+  return fromProxy ?? parseIp(peerAddress()) ?? "unknown";
 }
 
 /** The client IP of a request the server has seen (its peer address is in the request facts). */

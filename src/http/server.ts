@@ -64,8 +64,10 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     fetch(received, server) {
       const started = performance.now();
       const request = withAbsoluteUrl(received);
-      // The peer address is asked of the request Bun handed in: a copy is unknown to the server.
-      requestFacts(request).peerAddress = server.requestIP(received)?.address;
+      // The peer address is asked of the request Bun handed in (a copy is unknown to the server), and only
+      // if the client-IP rule needs it (request-context.ts), once.
+      let peer: string | null | undefined = null;
+      requestFacts(request).peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
       const response = headBytes(received) > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
       return response instanceof Promise ? response.then((r) => finished(request, r, started)) : finished(request, response, started);
