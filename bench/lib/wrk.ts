@@ -1,5 +1,5 @@
 import { type MemoryReport, sampleMemory } from "./memory";
-import { round } from "./numbers";
+import { median, round } from "./numbers";
 import { cleanEnv, cpuSeconds, track } from "./processes";
 import type { Server } from "./servers";
 import { CONNECTIONS, SECONDS, THREADS, WARMUP_SECONDS } from "./settings";
@@ -172,12 +172,6 @@ export interface Interleaved {
   p99Ratio: number;
 }
 
-const medianOf = (values: number[]) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /**
  * Two servers compared under one load (a workload and its ceiling, or the same search with metrics off and
  * on), for ratios that separate runs cannot give on a shared machine: its speed drifts by more than the
@@ -225,8 +219,8 @@ export async function measureInterleaved(
       label: labels[i],
       url: path,
       requestsPerSecond: round(requests / (rounds * sliceSeconds), 1),
-      p50Ms: round(medianOf(slices[i].map((s) => s.p50Ms)), 3),
-      p99Ms: round(medianOf(slices[i].map((s) => s.p99Ms)), 3),
+      p50Ms: round(median(slices[i].map((s) => s.p50Ms)), 3),
+      p99Ms: round(median(slices[i].map((s) => s.p99Ms)), 3),
       requests,
       non2xx: slices[i].reduce((sum, s) => sum + s.non2xx, 0),
       socketErrors: {
@@ -243,9 +237,9 @@ export async function measureInterleaved(
     a: side(0),
     b: side(1),
     rounds: perRound,
-    rpsRatio: round(medianOf(perRound.map((r) => r.rpsRatio)), 3),
-    cpuRatio: round(medianOf(perRound.map((r) => r.cpuRatio)), 3),
-    p99Ratio: round(medianOf(perRound.map((r) => r.p99Ratio)), 3),
+    rpsRatio: round(median(perRound.map((r) => r.rpsRatio)), 3),
+    cpuRatio: round(median(perRound.map((r) => r.cpuRatio)), 3),
+    p99Ratio: round(median(perRound.map((r) => r.p99Ratio)), 3),
   };
   process.stderr.write(
     `${labels[1]}/${labels[0]}: req/s ${result.rpsRatio}, CPU per request ${labels[0]}/${labels[1]} ${result.cpuRatio} (medians of ${rounds} rounds; ${result.a.requestsPerSecond} and ${result.b.requestsPerSecond} req/s, ${result.a.serverCpuMicrosPerRequest} and ${result.b.serverCpuMicrosPerRequest} µs/request)\n`,

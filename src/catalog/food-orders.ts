@@ -42,8 +42,7 @@ export interface NutrientColumn {
  */
 const NUTRIENT_COLUMN_CACHE_BYTES = 16 * 1024 * 1024;
 
-/** `toItem` gives the search item of a food, so that the index lists the same objects as every other answer. */
-export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchItem) => FoodSearchItem) {
+export function createFoodOrders(store: CatalogStore) {
   let index: FoodIndex | undefined;
   let nameOrders: { ascending: Int32Array; descending: Int32Array } | undefined;
   const columns = new LruCache<string, NutrientColumn>(NUTRIENT_COLUMN_CACHE_BYTES);
@@ -56,7 +55,8 @@ export function createFoodOrders(store: CatalogStore, toItem: (food: FoodSearchI
       candidates.forEach((c, position) => (positionOfId[Number(c.foodNumber)] = position));
       index = {
         candidates,
-        items: candidates.map(toItem),
+        // One search item per food, listed by every page that shows it.
+        items: candidates.map(({ foodNumber, name }) => ({ foodNumber, name })),
         groups: candidates.map((c) => c.groupCode),
         positionOf: new Map(candidates.map((c, position) => [c.foodNumber, position])),
         positionOfId,

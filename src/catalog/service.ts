@@ -36,15 +36,8 @@ const FORM_OVERHEAD_BYTES = 64;
  */
 export function createFoodSearch(store: CatalogStore) {
   const cache = new LruCache<string, Int32Array>(SEARCH_CACHE_BYTES);
-  // One item object per food, shared by every cached answer that lists it.
-  const items = new Map<string, FoodSearchItem>();
-  const toItem = ({ foodNumber, name }: FoodSearchItem): FoodSearchItem => {
-    let item = items.get(foodNumber);
-    if (!item) items.set(foodNumber, (item = { foodNumber, name }));
-    return item;
-  };
   const answers = new LruCache<string, PreparedJson>(ANSWER_CACHE_BYTES);
-  const orders = createFoodOrders(store, toItem);
+  const orders = createFoodOrders(store);
   let units: ReadonlyMap<string, string> | undefined;
   const unitOf = (number: string) => (units ??= new Map(store.nutrients().map((n) => [n.number, n.unit]))).get(number);
   const isNutrient = (number: string) => unitOf(number) !== undefined;
