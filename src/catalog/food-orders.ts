@@ -1,6 +1,6 @@
 import { ENTRY_OVERHEAD_BYTES, LruCache } from "../lru";
 import type { FoodSearchItem } from "./model";
-import type { Candidate } from "./ranking";
+import { type Candidate, type RankingTraits, rankingTraits } from "./ranking";
 import type { CatalogStore } from "./store";
 
 /**
@@ -20,12 +20,14 @@ export interface FoodIndex {
   readonly positionOf: ReadonlyMap<string, number>;
   /** The position of a food id (NDB_No as an integer, at most 99999); -1 for no food. */
   readonly positionOfId: Int32Array;
+  /** What relevance ranking needs of each position that no query changes. */
+  readonly traits: RankingTraits;
 }
 
 /** One nutrient's values by position, and the positions that have one in value order. */
 export interface NutrientColumn {
   /** The value per 100 g at a position; NaN where the food has none. */
-  readonly valueAt: Float64Array;
+  valueAt(position: number): number;
   /** Positions with a value, by value ascending, then position. */
   readonly ascending: Int32Array;
   /** Positions with a value, by value descending, then position (ties stay in food-number order). */
@@ -35,10 +37,11 @@ export interface NutrientColumn {
 }
 
 /**
- * Columns kept decoded, bounded by bytes: each is ~70 KB of values by position plus 8 bytes per food that
- * has the nutrient (its two orders), ~16 MB for all 150 nutrients. The bound holds them all, so a worker
- * decodes each nutrient once: a smaller one made a mix of nutrient searches decode over and over, and the
- * freed arrays kept the process's memory ~60 MB higher than the columns themselves.
+ * Columns kept decoded, bounded by bytes: each is the importer's row as read (4 + 8 bytes per food with the
+ * nutrient), its descending order once asked for (4 more) and 2 bytes per food for the way back from a
+ * position: ~13 MB for all 150 nutrients with both orders. The bound holds them all, so a worker decodes each nutrient once:
+ * a smaller one made a mix of nutrient searches decode over and over, and the freed arrays kept the
+ * process's memory ~60 MB higher than the columns themselves.
  */
 const NUTRIENT_COLUMN_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -60,6 +63,7 @@ export function createFoodOrders(store: CatalogStore) {
         groups: candidates.map((c) => c.groupCode),
         positionOf: new Map(candidates.map((c, position) => [c.foodNumber, position])),
         positionOfId,
+        traits: rankingTraits(candidates),
       };
     }
     return index;
@@ -87,22 +91,26 @@ export function createFoodOrders(store: CatalogStore) {
       const ranking = store.nutrientRanking(number);
       if (!ranking) return undefined;
       const { items, positionOfId } = indexed();
-      const valueAt = new Float64Array(items.length).fill(Number.NaN);
-      const ascending = new Int32Array(ranking.foodIds.length);
+      // The row's arrays are the column: its food ids become positions in place, its values stay in value
+      // order, and each position finds its value through its rank. Copied into new arrays, the row was as
+      // much garbage again as the column, made by every worker for every nutrient it was first asked for.
+      const ascending = ranking.foodIds;
+      const rankOf = items.length < 0xffff ? new Uint16Array(items.length) : new Int32Array(items.length);
       for (let i = 0; i < ascending.length; i++) {
-        const position = positionOfId[ranking.foodIds[i]!]!;
+        const position = positionOfId[ascending[i]!]!;
         ascending[i] = position;
-        valueAt[position] = ranking.values[i]!;
+        rankOf[position] = i + 1;
       }
-      column = nutrientColumn(valueAt, ascending);
-      columns.set(number, column, valueAt.byteLength + 2 * ascending.byteLength + ENTRY_OVERHEAD_BYTES);
+      column = nutrientColumn(ascending, ranking.values, rankOf);
+      columns.set(number, column, rankOf.byteLength + 2 * ascending.byteLength + ranking.values.byteLength + ENTRY_OVERHEAD_BYTES);
       return column;
     },
   };
 }
 
-function nutrientColumn(valueAt: Float64Array, ascending: Int32Array): NutrientColumn {
-  const valueOf = (i: number) => valueAt[ascending[i]!]!;
+/** `values[i]` is the value at `ascending[i]`; `rankOf[position]` is 1 + its index there, 0 for no value. */
+function nutrientColumn(ascending: Int32Array, values: Float64Array, rankOf: Uint16Array | Int32Array): NutrientColumn {
+  const valueOf = (i: number) => values[i]!;
   /** The first index in `ascending` whose value is at least (or, `strict`, above) `bound`. */
   const firstFrom = (bound: number, strict: boolean) => {
     let low = 0;
@@ -116,7 +124,10 @@ function nutrientColumn(valueAt: Float64Array, ascending: Int32Array): NutrientC
   };
   let descending: Int32Array | undefined;
   return {
-    valueAt,
+    valueAt(position) {
+      const rank = rankOf[position]!;
+      return rank === 0 ? Number.NaN : values[rank - 1]!;
+    },
     ascending,
     descending() {
       if (!descending) {

@@ -5,7 +5,7 @@ import { type AmountRequest, parseAmountQuery, scaleDetail } from "./amounts";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
 import { createFoodOrders } from "./food-orders";
 import { KeptForms } from "./kept-forms";
-import { type Candidate, matchesAllTerms, rankCandidates } from "./ranking";
+import { matchesAllTerms, rankPositions } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
 import type { CatalogStore, StoredCoding, StoredDetail } from "./store";
 import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchResult } from "./model";
@@ -49,22 +49,26 @@ export function createFoodSearch(store: CatalogStore) {
    */
   function matchesOf(terms: readonly string[], group: string | undefined): Int32Array {
     return cached(JSON.stringify([terms, group ?? null]), () => {
-      const { candidates, groups, positionOfId } = orders.foods();
+      const { candidates, groups, positionOfId, traits } = orders.foods();
       const inGroup = (position: number) => group === undefined || groups[position] === group;
       if (terms.length === 0) return positionsWhere(candidates.length, inGroup);
       // The index narrows; this check is the definition of a match (every term a substring of the name).
       const matches = (position: number) => inGroup(position) && matchesAllTerms(candidates[position]!.searchName, terms);
       const indexable = terms.filter((term) => [...term].length >= TRIGRAM);
-      const found: Candidate[] = [];
+      let found: Int32Array;
+      let count = 0;
       if (indexable.length > 0) {
-        for (const id of store.foodIdsMatching(toFtsPhrases(indexable))) {
-          const position = positionOfId[id] ?? -1;
-          if (position >= 0 && matches(position)) found.push(candidates[position]!);
+        const ids = store.foodIdsMatching(toFtsPhrases(indexable));
+        found = new Int32Array(ids.length);
+        for (let i = 0; i < ids.length; i++) {
+          const position = positionOfId[ids[i]!] ?? -1;
+          if (position >= 0 && matches(position)) found[count++] = position;
         }
       } else {
-        for (let position = 0; position < candidates.length; position++) if (matches(position)) found.push(candidates[position]!);
+        found = new Int32Array(candidates.length);
+        for (let position = 0; position < candidates.length; position++) if (matches(position)) found[count++] = position;
       }
-      return Int32Array.from(rankCandidates(found, terms), (c) => positionOfId[Number(c.foodNumber)]!);
+      return rankPositions(found.subarray(0, count), terms, candidates, traits);
     });
   }
 
@@ -105,7 +109,7 @@ export function createFoodSearch(store: CatalogStore) {
         walk(sort.descending ? column.descending() : column.ascending);
         // Foods without a value come last, in food-number order, whichever the direction.
         for (let position = 0; position < foods; position++) {
-          if (level[position] === kept && Number.isNaN(column.valueAt[position]!)) ordered[count++] = position;
+          if (level[position] === kept && Number.isNaN(column.valueAt(position))) ordered[count++] = position;
         }
       }
       return ordered.slice(0, count);
@@ -149,7 +153,7 @@ export function createFoodSearch(store: CatalogStore) {
         foodNumber,
         name,
         nutrients: columns.map(({ number, unit, column }) => {
-          const value = column.valueAt[position]!;
+          const value = column.valueAt(position);
           return { number, value: Number.isNaN(value) ? null : value, unit };
         }),
       };

@@ -22,6 +22,27 @@ function viewOf<T extends Int32Array | Float64Array>(bytes: Uint8Array, type: { 
   return new type(aligned.buffer, aligned.byteOffset, aligned.byteLength / type.BYTES_PER_ELEMENT);
 }
 
+/** "1001,1002,..." (non-negative integers separated by commas) as numbers, read without a string per number. */
+function parseIdList(text: string): Int32Array {
+  if (text === "") return new Int32Array(0);
+  let commas = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === COMMA) commas++;
+  const ids = new Int32Array(commas + 1);
+  let id = 0;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === COMMA) {
+      ids[n++] = id;
+      id = 0;
+    } else id = id * 10 + (code - ZERO);
+  }
+  ids[n] = id;
+  return ids;
+}
+const COMMA = ",".charCodeAt(0);
+const ZERO = "0".charCodeAt(0);
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
@@ -37,8 +58,9 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   const CANDIDATES = `SELECT food_number AS foodNumber, name, search_name AS searchName, group_code AS groupCode, manufacturer FROM foods`;
   const allFoods = sqlite.query<Candidate, []>(`${CANDIDATES} ORDER BY id`);
   const foodsInGroup = sqlite.query<Candidate, [string]>(`${CANDIDATES} WHERE group_code = ?1 ORDER BY id`);
-  // FTS5's MATCH has no drizzle builder: plain prepared SQL, read as bare values (no object per row).
-  const ftsIds = sqlite.query<never, [string]>("SELECT rowid FROM food_search WHERE food_search MATCH ?1");
+  // FTS5's MATCH has no drizzle builder: plain prepared SQL. The ids come as one text ("1001,1002,...")
+  // parsed in place: read as rows, a common term's thousands of matches were an array each.
+  const ftsIds = sqlite.query<{ ids: string | null }, [string]>("SELECT group_concat(rowid) AS ids FROM food_search WHERE food_search MATCH ?1");
   // Plain prepared SQL too: the blobs come as they are, without drizzle's copy of each into a Buffer.
   type RankingRow = { foodIds: Uint8Array; values: Uint8Array };
   const rankingOf = sqlite.query<RankingRow, [string]>(`SELECT food_ids AS foodIds, "values" FROM nutrient_rankings WHERE nutrient_number = ?1`);
@@ -52,7 +74,7 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
 
   return {
     foodIdsMatching(match) {
-      return (ftsIds.values(match) as [number][]).map((row) => row[0]);
+      return parseIdList(ftsIds.get(match)?.ids ?? "");
     },
 
     allCandidates(group) {

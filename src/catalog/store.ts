@@ -8,14 +8,15 @@ import type { Candidate } from "./ranking";
 export interface CatalogStore {
   /**
    * The ids (NDB_No as integers) of the foods whose folded name contains every trigram phrase in `match`
-   * (an FTS5 expression), in no particular order: ids only, so that a search makes no row objects.
+   * (an FTS5 expression), in no particular order: ids only, in one array, so that a search makes no row objects.
    */
-  foodIdsMatching(match: string): number[];
+  foodIdsMatching(match: string): Int32Array;
   /** Every food (optionally of one group) in food-number order. */
   allCandidates(group: string | undefined): Candidate[];
   /**
    * A nutrient's foods that have a value, ordered by value then food id, with their values (food ids are
-   * NDB_No as integers); undefined for a number that is not a nutrient.
+   * NDB_No as integers); undefined for a number that is not a nutrient. The arrays are the caller's: a
+   * fresh copy on every call, which it may keep or overwrite.
    */
   nutrientRanking(number: string): NutrientRanking | undefined;
   /**
