@@ -30,16 +30,18 @@ export interface NutrientColumn {
   valueAt(position: number): number;
   /** Positions with a value, by value ascending, then position. */
   readonly ascending: Int32Array;
-  /** Positions with a value, by value descending, then position (ties stay in food-number order). */
-  descending(): Int32Array;
+  /**
+   * Visits the positions with a value by value descending, ties in food-number order: the runs of equal
+   * values of `ascending`, from the top. Walked in place, so no column keeps a second order.
+   */
+  forEachDescending(visit: (position: number) => void): void;
   /** The positions whose value lies in [min, max] (either bound absent), in ascending order. */
   between(min: number | undefined, max: number | undefined): Int32Array;
 }
 
 /**
  * Columns kept decoded, bounded by bytes: each is the importer's row as read (4 + 8 bytes per food with the
- * nutrient), its descending order once asked for (4 more) and 2 bytes per food for the way back from a
- * position: ~13 MB for all 150 nutrients with both orders. The bound holds them all, so a worker decodes each nutrient once:
+ * nutrient) and 2 bytes per food for the way back from a position: ~10 MB for all 150 nutrients. The bound holds them all, so a worker decodes each nutrient once:
  * a smaller one made a mix of nutrient searches decode over and over, and the freed arrays kept the
  * process's memory ~60 MB higher than the columns themselves.
  */
@@ -102,7 +104,7 @@ export function createFoodOrders(store: CatalogStore) {
         rankOf[position] = i + 1;
       }
       column = nutrientColumn(ascending, ranking.values, rankOf);
-      columns.set(number, column, rankOf.byteLength + 2 * ascending.byteLength + ranking.values.byteLength + ENTRY_OVERHEAD_BYTES);
+      columns.set(number, column, rankOf.byteLength + ascending.byteLength + ranking.values.byteLength + ENTRY_OVERHEAD_BYTES);
       return column;
     },
   };
@@ -110,39 +112,30 @@ export function createFoodOrders(store: CatalogStore) {
 
 /** `values[i]` is the value at `ascending[i]`; `rankOf[position]` is 1 + its index there, 0 for no value. */
 function nutrientColumn(ascending: Int32Array, values: Float64Array, rankOf: Uint16Array | Int32Array): NutrientColumn {
-  const valueOf = (i: number) => values[i]!;
   /** The first index in `ascending` whose value is at least (or, `strict`, above) `bound`. */
   const firstFrom = (bound: number, strict: boolean) => {
     let low = 0;
     let high = ascending.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (strict ? valueOf(middle) <= bound : valueOf(middle) < bound) low = middle + 1;
+      if (strict ? values[middle]! <= bound : values[middle]! < bound) low = middle + 1;
       else high = middle;
     }
     return low;
   };
-  let descending: Int32Array | undefined;
   return {
     valueAt(position) {
       const rank = rankOf[position]!;
       return rank === 0 ? Number.NaN : values[rank - 1]!;
     },
     ascending,
-    descending() {
-      if (!descending) {
-        // Runs of equal values keep their ascending (food-number) order; the runs are taken from the top.
-        descending = new Int32Array(ascending.length);
-        let filled = 0;
-        for (let end = ascending.length; end > 0; ) {
-          let start = end - 1;
-          while (start > 0 && valueOf(start - 1) === valueOf(end - 1)) start--;
-          descending.set(ascending.subarray(start, end), filled);
-          filled += end - start;
-          end = start;
-        }
+    forEachDescending(visit) {
+      for (let end = ascending.length; end > 0; ) {
+        let start = end - 1;
+        while (start > 0 && values[start - 1] === values[end - 1]) start--;
+        for (let i = start; i < end; i++) visit(ascending[i]!);
+        end = start;
       }
-      return descending;
     },
     between(min, max) {
       return ascending.subarray(min === undefined ? 0 : firstFrom(min, false), max === undefined ? ascending.length : firstFrom(max, true));

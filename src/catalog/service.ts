@@ -106,7 +106,8 @@ export function createFoodSearch(store: CatalogStore) {
       if (sort.by === "name") walk(orders.byName(sort.descending));
       if (sort.by === "nutrient") {
         const column = orders.nutrient(sort.number)!;
-        walk(sort.descending ? column.descending() : column.ascending);
+        if (sort.descending) column.forEachDescending(keep);
+        else walk(column.ascending);
         // Foods without a value come last, in food-number order, whichever the direction.
         for (let position = 0; position < foods; position++) {
           if (level[position] === kept && Number.isNaN(column.valueAt(position))) ordered[count++] = position;

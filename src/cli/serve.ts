@@ -8,6 +8,7 @@ import { openState, stateUnusable } from "../db/open-state";
 import { createAccessLog } from "../http/access-log";
 import { loggableError } from "../http/error-mapping";
 import { startHttpServer } from "../http/server";
+import { collectYoungWhileServing } from "../http/young-collection";
 import type { MaybePromise } from "../maybe-promise";
 import { announce } from "./announce";
 import { primaryCollector, workerCollector } from "../metrics/fleet";
@@ -40,6 +41,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;
   const logsRequests = config.logLevel === "info" || config.logLevel === "debug";
+  const youngCollection = collectYoungWhileServing();
   // Bound first, so that the app is built knowing the real port (`--port 0`); a request that arrives
   // before the app is built waits for it.
   let app: FoodApi | undefined;
@@ -61,6 +63,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       idleTimeoutSeconds: config.idleTimeoutSeconds,
       reusePort: role !== null || leading,
       worker: role?.index ?? (leading ? 0 : undefined),
+      answered: youngCollection.answered,
     }),
   );
   config = withBoundPort(config, server.port!);
@@ -108,6 +111,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
   const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);
+  youngCollection.stop();
   for (const task of shutdownTasks) {
     try {
       await task();

@@ -40,6 +40,8 @@ export interface HttpServerOptions {
   /** Several processes listen on one port (SO_REUSEPORT); the kernel spreads connections over them. */
   reusePort?: boolean;
   worker?: number;
+  /** Called once per answer, after it is logged (young-collection.ts). */
+  answered?: () => void;
 }
 
 /**
@@ -86,6 +88,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     // Without its query, which may hold user text.
     const path = splitUrl(request.url).path;
     const route = options.observe?.(request, path, response.status, ms);
+    options.answered?.();
     if (options.log === undefined) return response;
     const facts = requestFacts(request);
     const entry: AccessLogEntry = {
