@@ -40,7 +40,7 @@ export interface HttpServerOptions {
   /** Several processes listen on one port (SO_REUSEPORT); the kernel spreads connections over them. */
   reusePort?: boolean;
   worker?: number;
-  /** Called once per answer, after it is logged (young-collection.ts). */
+  /** Called once per answer, before its access-log line (young-collection.ts). */
   answered?: () => void;
 }
 
