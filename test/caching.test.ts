@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { decodeContent } from "./helpers/content-coding";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { testAppWithKey } from "./helpers/test-app";
 
 // ETag, 304 and content codings on the data routes (decisions §9), in process: the bytes as sent.
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
-const get = (path: string, headers: Record<string, string> = {}) => t.request(path, { headers: { "x-api-key": key, ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) => suite.app.request(path, { headers: { "x-api-key": suite.key, ...headers } });
 const remaining = (response: Response) => Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")![1]);
 
 const DATA_ROUTES = [
@@ -80,7 +74,7 @@ describe("ETag and 304", () => {
 
   test("HEAD with If-None-Match is a 304 too", async () => {
     const etag = (await get("/v1/nutrients")).headers.get("etag")!;
-    const head = await t.request("/v1/nutrients", { method: "HEAD", headers: { "x-api-key": key, "if-none-match": etag } });
+    const head = await suite.app.request("/v1/nutrients", { method: "HEAD", headers: { "x-api-key": suite.key, "if-none-match": etag } });
     expect(head.status).toBe(304);
   });
 

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { describe, expect, test } from "bun:test";
+import { testAppWithKey } from "./helpers/test-app";
 
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 async function get(path: string) {
-  const response = await t.request(path, { headers: { "x-api-key": key } });
+  const response = await suite.app.request(path, { headers: { "x-api-key": suite.key } });
   return { response, status: response.status, body: (await response.json()) as any };
 }
 
@@ -94,7 +87,7 @@ describe("lists", () => {
 
 describe("a detail as stored, for clients that accept zstd", () => {
   const detail = (acceptEncoding?: string, path = "/v1/foods/01001") =>
-    t.request(path, { headers: { "x-api-key": key, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } });
+    suite.app.request(path, { headers: { "x-api-key": suite.key, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } });
 
   test("sent compressed with Content-Encoding: zstd, the same JSON once decoded", async () => {
     const plain = await detail();
@@ -143,17 +136,17 @@ describe("URL forms the data routes accept", () => {
   });
 
   test("HEAD answers like GET, without a body", async () => {
-    const response = await t.request("/v1/foods?q=cheddar", { method: "HEAD", headers: { "x-api-key": key } });
+    const response = await suite.app.request("/v1/foods?q=cheddar", { method: "HEAD", headers: { "x-api-key": suite.key } });
     expect(response.status).toBe(200);
     expect(response.headers.get("ratelimit")).toMatch(/^"free";r=\d+;t=\d+$/);
     expect(await response.text()).toBe("");
-    expect((await t.request("/v1/foods", { method: "HEAD" })).status).toBe(401);
+    expect((await suite.app.request("/v1/foods", { method: "HEAD" })).status).toBe(401);
   });
 });
 
 describe("public routes", () => {
   test("/v1/meta shows the dataset counts and limits without a credential", async () => {
-    const response = await t.request("/v1/meta");
+    const response = await suite.app.request("/v1/meta");
     expect(response.status).toBe(200);
     const body = (await response.json()) as any;
     expect(body.apiVersion).toBe("v1");
@@ -167,14 +160,14 @@ describe("public routes", () => {
   });
 
   test("/healthz is 200 ok while both databases answer", async () => {
-    const response = await t.request("/healthz");
+    const response = await suite.app.request("/healthz");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
   });
 
   test("unknown route and wrong method: 404 in the error shape", async () => {
     for (const [path, method] of [["/nope", "GET"], ["/v1/foods", "DELETE"], ["/v1/meta", "POST"]] as const) {
-      const response = await t.request(path, { method });
+      const response = await suite.app.request(path, { method });
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect(await response.json()).toEqual({ code: "NOT_FOUND", message: expect.any(String) });
@@ -182,6 +175,6 @@ describe("public routes", () => {
   });
 
   test("no request so far reached the internal error path", () => {
-    expect(t.errors).toEqual([]);
+    expect(suite.app.errors).toEqual([]);
   });
 });

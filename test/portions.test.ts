@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { oracleFoodValues, oraclePortions, oracleScaled } from "./helpers/sr28-oracle";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { testAppWithKey } from "./helpers/test-app";
 
 // Amounts for a portion (decisions §9): every value scaled to the grams asked for, rounded to the
 // nutrient's SR28 decimals, checked against an oracle that reads the raw SR28 files and multiplies their
 // decimal text by hand.
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 interface Detail {
   basis: { grams: number; portion: { seq: number; amount: number; description: string; grams: number } | null };
@@ -21,7 +15,7 @@ interface Detail {
 }
 
 async function detail(path: string) {
-  const response = await t.request(path, { headers: { "x-api-key": key } });
+  const response = await suite.app.request(path, { headers: { "x-api-key": suite.key } });
   return { status: response.status, body: (await response.json()) as Detail & { code?: string; message?: string }, response };
 }
 
@@ -102,9 +96,9 @@ describe("?grams= and ?portion= on GET /v1/foods/{foodNumber}", () => {
   });
 
   test("an empty parameter means absent; grams=100 answers as the plain detail", async () => {
-    const plain = await (await t.request("/v1/foods/01001", { headers: { "x-api-key": key } })).text();
-    expect(await (await t.request("/v1/foods/01001?grams=&portion=", { headers: { "x-api-key": key } })).text()).toBe(plain);
-    expect(JSON.parse(await (await t.request("/v1/foods/01001?grams=100", { headers: { "x-api-key": key } })).text())).toEqual(JSON.parse(plain));
+    const plain = await (await suite.app.request("/v1/foods/01001", { headers: { "x-api-key": suite.key } })).text();
+    expect(await (await suite.app.request("/v1/foods/01001?grams=&portion=", { headers: { "x-api-key": suite.key } })).text()).toBe(plain);
+    expect(JSON.parse(await (await suite.app.request("/v1/foods/01001?grams=100", { headers: { "x-api-key": suite.key } })).text())).toEqual(JSON.parse(plain));
   });
 
   test("both parameters, a bad number or an unknown seq: 400 VALIDATION_ERROR naming the field, never 5xx", async () => {

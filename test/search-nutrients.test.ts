@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { oracleFoods, oracleMatches, oracleNutrientUnits, oracleNutrientValues, type OracleFood } from "./helpers/sr28-oracle";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { testAppWithKey } from "./helpers/test-app";
 
 /**
  * Nutrient filters and sorts on GET /v1/foods (decisions §9), held against an oracle computed here from
  * the raw SR28 files (FOOD_DES.txt, NUT_DATA.txt, NUTR_DEF.txt): every case is walked page by page, and
  * must give each matching food exactly once, in the oracle's order, with the values the files hold.
  */
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 type Item = { foodNumber: string; name: string; nutrients?: { number: string; value: number | null; unit: string }[] };
 
 async function search(query: string) {
-  const response = await t.request(`/v1/foods?${query}`, { headers: { "x-api-key": key } });
+  const response = await suite.app.request(`/v1/foods?${query}`, { headers: { "x-api-key": suite.key } });
   return { status: response.status, body: (await response.json()) as any };
 }
 

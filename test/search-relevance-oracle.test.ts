@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { sr28File } from "./helpers/sr28-files";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { testAppWithKey } from "./helpers/test-app";
 
 /**
  * The whole relevance order, not only its first results: the README's rules ("Search relevance") restated
@@ -9,14 +9,7 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
  * against it, for single- and multi-word queries, common words with thousands of matches, and terms with
  * punctuation.
  */
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 interface Food {
   foodNumber: string;
@@ -74,7 +67,7 @@ function expectedOrder(q: string): string[] {
 async function everyPage(q: string): Promise<string[]> {
   const numbers: string[] = [];
   for (let page = 1; page <= 200; page++) {
-    const response = await t.request(`/v1/foods?${new URLSearchParams({ q, limit: "100", page: String(page) })}`, { headers: { "x-api-key": key } });
+    const response = await suite.app.request(`/v1/foods?${new URLSearchParams({ q, limit: "100", page: String(page) })}`, { headers: { "x-api-key": suite.key } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { items: { foodNumber: string }[]; total: number };
     numbers.push(...body.items.map((item) => item.foodNumber));

@@ -1,28 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./helpers/paths";
 import { oracleFoods, oracleMatches } from "./helpers/sr28-oracle";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { testAppWithKey } from "./helpers/test-app";
 
 /**
  * Relevance as a new user meets it: the README's table of everyday queries (section "Search relevance"),
  * each with the food a person would expect among the first three results, is read here and checked
  * against the API; and the rules the README states are checked on the queries that motivated them.
  */
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 type Item = { foodNumber: string; name: string };
 
 async function search(params: Record<string, string>): Promise<{ items: Item[]; total: number }> {
-  const response = await t.request(`/v1/foods?${new URLSearchParams(params)}`, { headers: { "x-api-key": key } });
+  const response = await suite.app.request(`/v1/foods?${new URLSearchParams(params)}`, { headers: { "x-api-key": suite.key } });
   expect(response.status).toBe(200);
   return (await response.json()) as { items: Item[]; total: number };
 }

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { oracleMatches } from "./helpers/sr28-oracle";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { testAppWithKey } from "./helpers/test-app";
 
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 async function search(params: Record<string, string>) {
-  const response = await t.request(`/v1/foods?${new URLSearchParams(params)}`, { headers: { "x-api-key": key } });
+  const response = await suite.app.request(`/v1/foods?${new URLSearchParams(params)}`, { headers: { "x-api-key": suite.key } });
   return { status: response.status, body: (await response.json()) as any };
 }
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,4 +91,26 @@ export function documentOf(app: FoodApi): Record<string, any> {
     documents.set(app, document);
   }
   return document;
+}
+
+/**
+ * A data-route test file's app and key: one app made before the file's tests, with a key issued the way
+ * `foodapi keys create` issues one, and closed after them. `app` and `key` are there from the first test on.
+ */
+export function testAppWithKey(options?: Parameters<typeof createTestApp>[0]) {
+  let app: TestApp | undefined;
+  let key: string | undefined;
+  beforeAll(async () => {
+    app = await createTestApp(options);
+    key = (await app.issueKey()).key;
+  });
+  afterAll(() => app?.close());
+  return {
+    get app(): TestApp {
+      return app!;
+    },
+    get key(): string {
+      return key!;
+    },
+  };
 }
