@@ -54,7 +54,7 @@ export function createFoodOrders(store: CatalogStore) {
 
   const indexed = () => {
     if (!index) {
-      const candidates = store.allCandidates(undefined);
+      const candidates = store.allCandidates();
       // By food id (NDB_No as an integer, at most 99999): 400 KB, and the fastest lookup there is.
       const positionOfId = new Int32Array(100_000).fill(-1);
       candidates.forEach((c, position) => (positionOfId[Number(c.foodNumber)] = position));

@@ -235,7 +235,7 @@ export interface DetailView {
 export function createFoodDetails(store: CatalogStore) {
   // The catalog's food ids (8,789 numbers), so that a food that does not exist is known before any row is read.
   let foodIds: ReadonlySet<number> | undefined;
-  const exists = (id: number) => (foodIds ??= new Set(store.allCandidates(undefined).map((c) => Number(c.foodNumber)))).has(id);
+  const exists = (id: number) => (foodIds ??= new Set(store.foodIds())).has(id);
   let decimals: ReadonlyMap<string, number> | undefined;
   const decimalsOf = () => (decimals ??= new Map(store.nutrients().map((n) => [n.number, n.decimals])));
   const kept: Record<StoredCoding, KeptForms> = { zstd: new KeptForms(), gzip: new KeptForms() };

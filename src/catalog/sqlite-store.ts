@@ -55,9 +55,11 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
 
   // Plain prepared SQL: the food index reads every food once per worker, and drizzle's row mapping left
   // ~11 MB more of garbage resident in the worker than the rows themselves (measured: +17 MB against +6 MB).
-  const CANDIDATES = `SELECT food_number AS foodNumber, name, search_name AS searchName, group_code AS groupCode, manufacturer FROM foods`;
-  const allFoods = sqlite.query<Candidate, []>(`${CANDIDATES} ORDER BY id`);
-  const foodsInGroup = sqlite.query<Candidate, [string]>(`${CANDIDATES} WHERE group_code = ?1 ORDER BY id`);
+  const allFoods = sqlite.query<Candidate, []>(
+    "SELECT food_number AS foodNumber, name, search_name AS searchName, group_code AS groupCode, manufacturer FROM foods ORDER BY id",
+  );
+  // The detail route's existence check needs the ids alone: one text, not a row per food.
+  const allIds = sqlite.query<{ ids: string | null }, []>("SELECT group_concat(id) AS ids FROM foods");
   // FTS5's MATCH has no drizzle builder: plain prepared SQL. The ids come as one text ("1001,1002,...")
   // parsed in place: read as rows, a common term's thousands of matches were an array each.
   const ftsIds = sqlite.query<{ ids: string | null }, [string]>("SELECT group_concat(rowid) AS ids FROM food_search WHERE food_search MATCH ?1");
@@ -77,8 +79,12 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
       return parseIdList(ftsIds.get(match)?.ids ?? "");
     },
 
-    allCandidates(group) {
-      return group === undefined ? allFoods.all() : foodsInGroup.all(group);
+    allCandidates() {
+      return allFoods.all();
+    },
+
+    foodIds() {
+      return parseIdList(allIds.get()?.ids ?? "");
     },
 
     nutrientRanking(number) {

@@ -11,8 +11,10 @@ export interface CatalogStore {
    * (an FTS5 expression), in no particular order: ids only, in one array, so that a search makes no row objects.
    */
   foodIdsMatching(match: string): Int32Array;
-  /** Every food (optionally of one group) in food-number order. */
-  allCandidates(group: string | undefined): Candidate[];
+  /** Every food in food-number order. */
+  allCandidates(): Candidate[];
+  /** Every food's id (NDB_No as an integer), in no particular order: numbers only, no row objects. */
+  foodIds(): Int32Array;
   /**
    * A nutrient's foods that have a value, ordered by value then food id, with their values (food ids are
    * NDB_No as integers); undefined for a number that is not a nutrient. The arrays are the caller's: a
