@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { importSr28 } from "../src/catalog/import/sqlite-importer";
 import { openSr28Source } from "../src/catalog/import/source";
-import { parseSr28File, SR28_FILES } from "../src/catalog/import/sr28-format";
+import { readSr28File, SR28_FILES } from "../src/catalog/import/sr28-format";
 
 // data/sr28 (the compressed release in the repository) unless FOODAPI_SR28_DIR names another source.
 const source = resolve(process.env.FOODAPI_SR28_DIR || resolve(import.meta.dir, "../data/sr28"));
@@ -29,7 +29,10 @@ try {
   for (let i = 0; i < runs; i++) {
     baseline.push(await time(async () => {
       const files = openSr28Source(source);
-      for (const file of Object.values(SR28_FILES)) parseSr28File(file, files.read(file.name));
+      for (const file of Object.values(SR28_FILES)) {
+        const rows = readSr28File(file, files.read(file.name));
+        while (rows.next()) for (let i = 0; i < file.fieldCount; i++) rows.field(i);
+      }
     }));
     const out = join(dir, `catalog-${i}.sqlite`);
     imports.push(await time(() => importSr28({ source, outPath: out })));

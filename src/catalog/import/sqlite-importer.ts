@@ -5,7 +5,7 @@ import { foldForSearch } from "../fold";
 import { storeFoodDetails } from "./sqlite-details";
 import { NutrientRankingsBuilder } from "./sqlite-rankings";
 import { openSr28Source, verifySr28Source } from "./source";
-import { FieldReader, parseSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Row } from "./sr28-format";
+import { readSr28File, Sr28FormatError, SR28_FILES, type Sr28File, type Sr28Rows } from "./sr28-format";
 
 /**
  * Builds the catalog database from SR28's ASCII files. The database is written to a temporary file next
@@ -67,27 +67,27 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     db.run("BEGIN");
     db.run(CATALOG_DDL);
 
-    const load = async (file: Sr28File, sql: string, toParams: (r: FieldReader) => (string | number | null)[]) => {
-      const rows = parseSr28File(file, source.read(file.name));
+    const load = async (file: Sr28File, sql: string, toParams: (r: Sr28Rows) => (string | number | null)[]) => {
+      const rows = readSr28File(file, source.read(file.name));
       const insert = db.prepare(sql);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i] as Sr28Row;
-        const params = toParams(new FieldReader(file, row));
+      let count = 0;
+      while (rows.next()) {
+        const params = toParams(rows);
         try {
           insert.run(...params);
         } catch (error) {
           // A constraint failure here is a duplicate key: report it against the row that caused it.
-          throw new Sr28FormatError(file.name, row.line, `cannot be stored (${(error as Error).message})`);
+          throw new Sr28FormatError(file.name, rows.line, `cannot be stored (${(error as Error).message})`);
         }
-        if (i % BATCH === BATCH - 1) {
-          if (i % (BATCH * 4) === BATCH * 4 - 1) progress(`  ${file.name}: ${Math.round(((i + 1) / rows.length) * 100)}%`);
+        if (++count % BATCH === 0) {
+          if (count % (BATCH * 4) === 0) progress(`  ${file.name}: ${Math.round(rows.progress * 100)}%`);
           await yieldToSignals(signal);
         }
       }
       insert.finalize();
-      progress(`${file.name}: ${rows.length} rows`);
+      progress(`${file.name}: ${count} rows`);
       await yieldToSignals(signal);
-      return rows.length;
+      return count;
     };
 
     const rankings = new NutrientRankingsBuilder();
