@@ -111,12 +111,18 @@ describe("foodapi import refuses bad input and leaves no database", () => {
     expect(result.leftovers).toEqual([]);
   });
 
-  test("a row that refers to a food that does not exist", () => {
+  test.each([
+    ["a food", "WEIGHT.txt", "~77777~^1^1^~cup~^10^^", "NDB_No '77777' is not defined in FOOD_DES.txt"],
+    ["a nutrient", "NUT_DATA.txt", "~01001~^~999~^1^0^^~1~^^^^^^^^^^^^", "Nutr_No '999' is not defined in NUTR_DEF.txt"],
+    ["a derivation code", "NUT_DATA.txt", "~01001~^~203~^1^0^^~1~^~ZZZZ~^^^^^^^^^^^", "Deriv_Cd 'ZZZZ' is not defined in DERIV_CD.txt"],
+    ["a food group", "FOOD_DES.txt", "~99999~^~9999~^~Test food~^~TEST~^^^^^^^^^^", "FdGrp_Cd '9999' is not defined in FD_GROUP.txt"],
+  ])("a row that names %s that does not exist is refused with its line (%s)", (_, file, row, problem) => {
     const dir = makeMiniSr28();
-    appendFileSync(join(dir, "WEIGHT.txt"), "~77777~^1^1^~cup~^10^^\r\n");
+    appendFileSync(join(dir, file), `${row}\r\n`);
+    const lines = readFileSync(join(dir, file), "latin1").split("\r\n").filter(Boolean).length;
     const result = runImport(dir);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain("WEIGHT.txt: refers to '77777'");
+    expect(result.stderr).toContain(`${file}:${lines}: ${problem}`);
     expect(result.leftovers).toEqual([]);
   });
 

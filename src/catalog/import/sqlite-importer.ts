@@ -91,17 +91,20 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     };
 
     const rankings = new NutrientRankingsBuilder();
+    // The codes each file defines, so that a row of a later file naming one that does not exist is refused
+    // with its own line (the files are loaded in an order where every reference points back).
+    const known = { groups: new Set<string>(), derivations: new Set<string>(), nutrients: new Set<string>(), foods: new Set<string>() };
     const counts: ImportCounts = {
       foodGroups: await load(SR28_FILES.foodGroups, "INSERT INTO food_groups VALUES (?, ?)", (r) => [
-        r.digits(0, "FdGrp_Cd", 4),
+        defines(known.groups, r.digits(0, "FdGrp_Cd", 4)),
         r.text(1, "FdGrp_Desc"),
       ]),
       derivations: await load(SR28_FILES.derivations, "INSERT INTO derivations VALUES (?, ?)", (r) => [
-        r.text(0, "Deriv_Cd"),
+        defines(known.derivations, r.text(0, "Deriv_Cd")),
         r.text(1, "Deriv_Desc"),
       ]),
       nutrients: await load(SR28_FILES.nutrients, "INSERT INTO nutrients VALUES (?, ?, ?, ?, ?, ?)", (r) => [
-        r.digits(0, "Nutr_No", 3),
+        defines(known.nutrients, r.digits(0, "Nutr_No", 3)),
         r.text(3, "NutrDesc"),
         r.text(1, "Units"),
         r.optionalText(2),
@@ -112,10 +115,11 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
         SR28_FILES.foods,
         "INSERT INTO foods VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (r) => {
-          const foodNumber = r.digits(0, "NDB_No", 5);
+          const foodNumber = defines(known.foods, r.digits(0, "NDB_No", 5));
           const name = r.text(2, "Long_Desc");
           return [
-            Number(foodNumber), foodNumber, r.digits(1, "FdGrp_Cd", 4), name, foldForSearch(name),
+            Number(foodNumber), foodNumber, r.reference(r.digits(1, "FdGrp_Cd", 4), "FdGrp_Cd", known.groups, "FD_GROUP.txt"),
+            name, foldForSearch(name),
             r.text(3, "Shrt_Desc"), r.optionalText(4), r.optionalText(5), r.optionalText(9),
             r.optionalNumber(8, "Refuse"), r.optionalText(7),
             r.optionalNumber(10, "N_Factor"), r.optionalNumber(11, "Pro_Factor"),
@@ -124,19 +128,23 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
         },
       ),
       nutrientValues: await load(SR28_FILES.nutrientValues, "INSERT INTO nutrient_values VALUES (?, ?, ?, ?, ?, ?)", (r) => {
-        const [foodId, nutrientNumber, value] = [Number(r.digits(0, "NDB_No", 5)), r.digits(1, "Nutr_No", 3), r.number(2, "Nutr_Val")];
+        const foodId = Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt"));
+        const nutrientNumber = r.reference(r.digits(1, "Nutr_No", 3), "Nutr_No", known.nutrients, "NUTR_DEF.txt");
+        const value = r.number(2, "Nutr_Val");
+        const derivation = r.optionalText(6);
+        if (derivation !== null) r.reference(derivation, "Deriv_Cd", known.derivations, "DERIV_CD.txt");
         rankings.add(nutrientNumber, foodId, value);
-        return [foodId, nutrientNumber, value, r.number(3, "Num_Data_Pts"), r.optionalNumber(4, "Std_Error"), r.optionalText(6)];
+        return [foodId, nutrientNumber, value, r.number(3, "Num_Data_Pts"), r.optionalNumber(4, "Std_Error"), derivation];
       }),
       portions: await load(SR28_FILES.portions, "INSERT INTO portions VALUES (?, ?, ?, ?, ?)", (r) => [
-        Number(r.digits(0, "NDB_No", 5)),
+        Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt")),
         r.number(1, "Seq"),
         r.number(2, "Amount"),
         r.text(3, "Msre_Desc"),
         r.number(4, "Gm_Wgt"),
       ]),
       footnotes: await load(SR28_FILES.footnotes, "INSERT INTO footnotes VALUES (?, ?, ?, ?, ?)", (r) => [
-        Number(r.digits(0, "NDB_No", 5)),
+        Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt")),
         r.text(1, "Footnt_No"),
         r.text(2, "Footnt_Typ"),
         r.optionalText(3),
@@ -144,7 +152,6 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
       ]),
     };
 
-    checkReferences(db);
     db.run("INSERT INTO food_search (rowid, search_name) SELECT id, search_name FROM foods");
     db.run("INSERT INTO food_search (food_search) VALUES ('optimize')");
     progress(`nutrient rankings: ${rankings.store(db)} nutrients ordered`);
@@ -171,20 +178,9 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
   }
 }
 
-/** Every child row must name a food, nutrient, group and derivation code that exists. */
-function checkReferences(db: Database): void {
-  const orphans: [string, string][] = [
-    ["FOOD_DES.txt", "SELECT food_number AS ref FROM foods WHERE group_code NOT IN (SELECT code FROM food_groups)"],
-    ["NUT_DATA.txt", "SELECT printf('%05d', food_id) AS ref FROM nutrient_values WHERE food_id NOT IN (SELECT id FROM foods)"],
-    ["NUT_DATA.txt", "SELECT nutrient_number AS ref FROM nutrient_values WHERE nutrient_number NOT IN (SELECT number FROM nutrients)"],
-    ["NUT_DATA.txt", "SELECT derivation_code AS ref FROM nutrient_values WHERE derivation_code NOT IN (SELECT code FROM derivations)"],
-    ["WEIGHT.txt", "SELECT printf('%05d', food_id) AS ref FROM portions WHERE food_id NOT IN (SELECT id FROM foods)"],
-    ["FOOTNOTE.txt", "SELECT printf('%05d', food_id) AS ref FROM footnotes WHERE food_id NOT IN (SELECT id FROM foods)"],
-  ];
-  for (const [file, sql] of orphans) {
-    const orphan = db.query<{ ref: string }, []>(`${sql} LIMIT 1`).get();
-    if (orphan) throw new Sr28FormatError(file, null, `refers to '${orphan.ref}', which is not defined`);
-  }
+function defines(codes: Set<string>, code: string): string {
+  codes.add(code);
+  return code;
 }
 
 async function yieldToSignals(signal: AbortSignal | undefined): Promise<void> {
