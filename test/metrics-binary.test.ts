@@ -198,8 +198,23 @@ describe("request ids", () => {
     // An error answer carries one too.
     const notFound = await get("/nope", { "x-request-id": "edge-42" });
     expect(notFound.headers.get("x-request-id")).toBe("edge-42");
+    // So does every answer of a data route, which carries it in the headers it builds (once, not twice):
+    // a detail, its 304, a 404 and a 401.
+    const detail = await get("/v1/foods/01001", { "x-api-key": keyA, "x-request-id": "edge-43" });
+    const dataAnswers = [
+      detail,
+      await get("/v1/foods/01001", { "x-api-key": keyA, "if-none-match": detail.headers.get("etag")!, "x-request-id": "edge-44" }),
+      await get("/v1/foods/99999", { "x-api-key": keyA, "x-request-id": "edge-45" }),
+      await get("/v1/foods/01001", { "x-request-id": "edge-46" }),
+    ];
+    expect(dataAnswers.map((r) => [r.status, r.headers.get("x-request-id")])).toEqual([
+      [200, "edge-43"],
+      [304, "edge-44"],
+      [404, "edge-45"],
+      [401, "edge-46"],
+    ]);
 
-    const wanted = [...generated, proxied, ...replaced, "edge-42"];
+    const wanted = [...generated, proxied, ...replaced, "edge-42", "edge-43", "edge-44", "edge-45", "edge-46"];
     const lines = await server.stdoutLines((entries) => wanted.every((id) => entries.some((e) => e.requestId === id)));
     const logged = lines.map((line) => JSON.parse(line)).filter((entry) => wanted.includes(entry.requestId));
     expect(logged.map((entry) => entry.requestId).sort()).toEqual([...wanted].sort());
