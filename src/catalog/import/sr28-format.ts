@@ -100,7 +100,8 @@ export class Sr28Rows {
     for (let at = start; at <= end; at++) {
       if (at < end && content.charCodeAt(at) !== CARET) continue;
       if (count < starts.length) {
-        let [first, last] = [from, at];
+        let first = from;
+        let last = at;
         if (content.charCodeAt(first) === TILDE && first < last) {
           if (last - first < 2 || content.charCodeAt(last - 1) !== TILDE) {
             this.fail(null, `unterminated ~text~ field: ${content.slice(first, Math.min(last, first + 40))}`);
