@@ -4,7 +4,7 @@ import type { DirectHandler, RequestTarget } from "./direct-routes";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
 import { isPromise, type MaybePromise, then } from "../maybe-promise";
-import { carryRequestId, type RequestFacts, requestFacts } from "./request-context";
+import { type RequestFacts, requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
 const UNAUTHORIZED = errorDescription("UNAUTHORIZED", []);
@@ -96,7 +96,6 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
 }
 
 function outcome(facts: RequestFacts, principal: Principal, admission: Admitted): GuardOutcome {
-  carryRequestId(facts, admission.headers);
   if (admission.refusal) {
     facts.errorCode = admission.refusal.code;
     return { ok: false, response: errorResponse(admission.refusal, admission.headers) };

@@ -15,14 +15,6 @@ export interface RequestFacts {
   authFailure: string | undefined;
   /** The error code of a refusal (UNAUTHORIZED, RATE_LIMITED, ...): the cause the metrics count it under. */
   errorCode: string | undefined;
-  /** The request id (response-headers.ts `requestIdOf`), for the log line and the `X-Request-Id` header. */
-  requestId: string;
-  /**
-   * Whether the response's own headers record already carries `X-Request-Id` (`carryRequestId`). Otherwise
-   * the server sets it on the finished Response, which costs that Response a headers object of its own
-   * (~1 µs; the data routes build their headers as a record and carry it instead).
-   */
-  requestIdCarried: boolean;
 }
 
 const facts = new WeakMap<Request, RequestFacts>();
@@ -31,15 +23,8 @@ const unknownPeer = () => undefined;
 export function requestFacts(request: Request): RequestFacts {
   let entry = facts.get(request);
   if (!entry) {
-    entry = { peerAddress: unknownPeer, principalId: undefined, authFailure: undefined, errorCode: undefined, requestId: "", requestIdCarried: false };
+    entry = { peerAddress: unknownPeer, principalId: undefined, authFailure: undefined, errorCode: undefined };
     facts.set(request, entry);
   }
   return entry;
-}
-
-/** Adds the request's id to a response headers record that is this request's own. */
-export function carryRequestId(facts: RequestFacts, headers: Record<string, string>): void {
-  if (facts.requestId === "") return;
-  headers["x-request-id"] = facts.requestId;
-  facts.requestIdCarried = true;
 }

@@ -69,9 +69,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       // The peer address is asked of the request Bun handed in (a copy is unknown to the server), and only
       // if the client-IP rule needs it (request-context.ts), once.
       let peer: string | null | undefined = null;
-      const facts = requestFacts(request);
-      facts.peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
-      facts.requestId = requestIdOf(request);
+      requestFacts(request).peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
       const response = headBytes(received) > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
       return response instanceof Promise ? response.then((r) => finished(request, r, started)) : finished(request, response, started);
@@ -85,14 +83,14 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   /** Every answer passes here once: its request id, its count in the metrics, its access-log line. */
   function finished(request: Request, response: Response, started: number): Response {
     const ms = performance.now() - started;
-    const facts = requestFacts(request);
-    const { requestId } = facts;
-    if (!facts.requestIdCarried) response.headers.set("x-request-id", requestId);
+    const requestId = requestIdOf(request);
+    response.headers.set("x-request-id", requestId);
     // Without its query, which may hold user text.
     const path = splitUrl(request.url).path;
     const route = options.observe?.(request, path, response.status, ms);
     options.answered?.();
     if (options.log === undefined) return response;
+    const facts = requestFacts(request);
     const entry: AccessLogEntry = {
       time: isoNow(),
       method: request.method,
