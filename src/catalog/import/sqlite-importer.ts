@@ -94,6 +94,8 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     // The codes each file defines, so that a row of a later file naming one that does not exist is refused
     // with its own line (the files are loaded in an order where every reference points back).
     const known = { groups: new Set<string>(), derivations: new Set<string>(), nutrients: new Set<string>(), foods: new Set<string>() };
+    /** A child row's food (its first field, NDB_No), as the integer id the tables use. */
+    const foodIdOf = (r: Sr28Rows) => Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt"));
     const counts: ImportCounts = {
       foodGroups: await load(SR28_FILES.foodGroups, "INSERT INTO food_groups VALUES (?, ?)", (r) => [
         defines(known.groups, r.digits(0, "FdGrp_Cd", 4)),
@@ -128,7 +130,7 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
         },
       ),
       nutrientValues: await load(SR28_FILES.nutrientValues, "INSERT INTO nutrient_values VALUES (?, ?, ?, ?, ?, ?)", (r) => {
-        const foodId = Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt"));
+        const foodId = foodIdOf(r);
         const nutrientNumber = r.reference(r.digits(1, "Nutr_No", 3), "Nutr_No", known.nutrients, "NUTR_DEF.txt");
         const value = r.number(2, "Nutr_Val");
         const derivation = r.optionalText(6);
@@ -137,14 +139,14 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
         return [foodId, nutrientNumber, value, r.number(3, "Num_Data_Pts"), r.optionalNumber(4, "Std_Error"), derivation];
       }),
       portions: await load(SR28_FILES.portions, "INSERT INTO portions VALUES (?, ?, ?, ?, ?)", (r) => [
-        Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt")),
+        foodIdOf(r),
         r.number(1, "Seq"),
         r.number(2, "Amount"),
         r.text(3, "Msre_Desc"),
         r.number(4, "Gm_Wgt"),
       ]),
       footnotes: await load(SR28_FILES.footnotes, "INSERT INTO footnotes VALUES (?, ?, ?, ?, ?)", (r) => [
-        Number(r.reference(r.digits(0, "NDB_No", 5), "NDB_No", known.foods, "FOOD_DES.txt")),
+        foodIdOf(r),
         r.text(1, "Footnt_No"),
         r.text(2, "Footnt_Typ"),
         r.optionalText(3),
