@@ -61,6 +61,8 @@ interface Answer {
   status: number | "error";
   retryAfter: string | null;
   contentType: string | null;
+  /** The answer's X-Request-Id: every answer has one, a 503 built after the guard included. */
+  requestId: string | null;
   body: string;
 }
 
@@ -102,10 +104,11 @@ function startLoad(options: { concurrency: number; paceMs: number; maxRequests: 
           status: response.status,
           retryAfter: response.headers.get("retry-after"),
           contentType: response.headers.get("content-type"),
+          requestId: response.headers.get("x-request-id"),
           body,
         };
       } catch (error) {
-        answer = { what: request.what, server: request.server, sentAt, ms: performance.now() - sentAt, status: "error", retryAfter: null, contentType: null, body: String(error) };
+        answer = { what: request.what, server: request.server, sentAt, ms: performance.now() - sentAt, status: "error", retryAfter: null, contentType: null, requestId: null, body: String(error) };
       }
       answers.push(answer);
       await Bun.sleep(options.paceMs);
@@ -122,10 +125,16 @@ function startLoad(options: { concurrency: number; paceMs: number; maxRequests: 
   };
 }
 
-/** Fails unless every answer is one of `allowed`, none took longer than the bound, and every 503 is SERVICE_UNAVAILABLE with Retry-After. */
+/**
+ * Fails unless every answer is one of `allowed`, none took longer than the bound, every answer carries its
+ * X-Request-Id, and every 503 is SERVICE_UNAVAILABLE with Retry-After.
+ */
 function expectWellFormed(answers: Answer[], allowed: number[]) {
   const unexpected = answers.filter((x) => x.status === "error" || !allowed.includes(x.status));
   expect(unexpected.map((x) => `${x.what} on ${x.server}: ${x.status} ${x.body.slice(0, 200)}`)).toEqual([]);
+  // The server sets it on every finished answer; a storage fault's 503, built after the guard let the
+  // request in, is where an answer could miss it.
+  expect(answers.filter((x) => !/^[0-9a-f]+-[0-9a-z]+$/.test(x.requestId ?? "")).map((x) => `${x.what} on ${x.server}: ${x.status} without a request id`)).toEqual([]);
   const slowest = answers.reduce((max, x) => Math.max(max, x.ms), 0);
   expect(slowest).toBeLessThan(ANSWER_BOUND_MS);
   for (const x of answers.filter((x) => x.status === 503)) {
