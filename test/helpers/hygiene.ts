@@ -59,6 +59,11 @@ function cleanUp(): void {
   }
 }
 
-// A preloaded afterAll runs once, after every file; the exit handler covers a run that ends early.
+// A preloaded afterAll runs once, after every file; the exit handler covers a run that ends early, and the
+// signal handlers one that is stopped (Ctrl-C, a CI timeout's SIGTERM): a signal's default action ends the
+// process without "exit", which would leave the run's directory and its servers (PostgreSQL, Redis) behind.
 afterAll(endRun);
 process.on("exit", cleanUp);
+for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15], ["SIGHUP", 1]] as const) {
+  process.once(signal, () => process.exit(128 + number));
+}
