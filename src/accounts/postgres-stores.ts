@@ -11,6 +11,7 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
   const byEmail = db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare("users_by_email");
   return {
     findByEmail: async (email) => (await byEmail.execute({ email }))[0],
+    findById: async (userId) => (await db.select().from(users).where(eq(users.id, userId)))[0],
     // One transaction, so the account and its first session are both written or neither. Of two sign-ups of
     // one e-mail, the second's insert waits on the first's unique index entry and, once that commits, does
     // nothing.

@@ -42,6 +42,7 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
   });
   return {
     findByEmail: (email) => db.select().from(users).where(eq(users.email, email)).get(),
+    findById: (userId) => db.select().from(users).where(eq(users.id, userId)).get(),
     insert: (user, firstSession) => insert.immediate(user, firstSession),
     count: () => db.select({ n: count() }).from(users).get()!.n,
     rename: (userId, name, now) => db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId)).returning().get(),

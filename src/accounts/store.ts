@@ -51,6 +51,7 @@ export interface DeletedAccount {
 
 export interface AccountStore {
   findByEmail(email: string): MaybePromise<User | undefined>;
+  findById(userId: string): MaybePromise<User | undefined>;
   /**
    * Creates the account and, when given, its first session, atomically: both are written or neither.
    * Undefined, with nothing written, when the e-mail is taken; of two racing inserts of one e-mail

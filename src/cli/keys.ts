@@ -82,7 +82,7 @@ async function revokeKey(id: string, config: Config, json: boolean): Promise<num
     const now = systemClock();
     // Through the key cache's path: every serving process drops the key before its next request.
     if (!(await keys.revoke(key.userId, key.id, now))) throw new NotFound(`the key ${id} was revoked already`);
-    const owner = (await stores.accounts.list()).find((user) => user.id === key.userId);
+    const owner = await stores.accounts.findById(key.userId);
     const revoked = { ...adminKey(key, owner), revokedAt: iso(now) };
     print(json, { key: revoked }, () => `revoked key ${key.id} (${key.keyPrefix}…, '${key.name}') of ${revoked.email}: refused from the next request on\n`);
     return 0;

@@ -18,6 +18,16 @@ export const accountStoreChecks = {
     expect(await stores.accounts.findByEmail("unknown@example.com")).toBeUndefined();
   },
 
+  "an account is found by its id, as every handle sees it; an unknown id finds nothing": async ({ stores, peer }) => {
+    const account = user({ emailVerified: true });
+    const other = user();
+    await stores.accounts.insert(account);
+    await stores.accounts.insert(other);
+    expect(await stores.accounts.findById(account.id)).toEqual(account);
+    expect(await (await peer()).accounts.findById(other.id)).toEqual(other);
+    expect(await stores.accounts.findById("usr_unknown")).toBeUndefined();
+  },
+
   "an inserted account is returned and found as it was given, every field's type kept": async ({ stores, peer }) => {
     // Both shapes of the nullable and boolean fields: a backend storing 0/1 or "" must still answer these.
     const withPassword = user({ emailVerified: true, image: "https://example.com/a.png" });

@@ -20,7 +20,7 @@ type StoreName = "accounts" | "sessions" | "keys" | "keyRevocations" | "limits" 
 
 /** Every method of every store: one added to a contract and missing here fails the type check. */
 const METHODS = {
-  accounts: { findByEmail: 1, insert: 1, count: 1, rename: 1, changePassword: 1, delete: 1, list: 1, setDisabled: 1 },
+  accounts: { findByEmail: 1, findById: 1, insert: 1, count: 1, rename: 1, changePassword: 1, delete: 1, list: 1, setDisabled: 1 },
   sessions: { insert: 1, findByTokenHash: 1, extend: 1, delete: 1, listOfUser: 1, deleteOfUser: 1, deleteOthersOfUser: 1, sweepExpired: 1 },
   keys: { insertWithinLimit: 1, findActiveByHash: 1, listActive: 1, revoke: 1, rename: 1, touch: 1, sweep: 1, countActive: 1, findById: 1, listAllActive: 1, forgetAccountKeys: 1 },
   keyRevocations: { onRevoked: 1, takeRevoked: 1 },
