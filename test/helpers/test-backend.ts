@@ -192,9 +192,24 @@ async function postgresRedisState(): Promise<TestState> {
   /** The state's tables (the migrations' and their bookkeeping). */
   const tables = async () =>
     (await rows<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")).map((t) => t.name);
-  /** Every connection to the database is cut (the pools open new ones with the database's settings). */
-  const cutConnections = async () => {
-    await admin`SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = ${database}`;
+  /**
+   * Changes a setting of the database and cuts every connection that may have read the old one, so that
+   * the pools' next connections have the new one. A backend reads the database's settings while it starts,
+   * before it shows in `pg_stat_activity`: one that was starting during the change would escape a single
+   * sweep and keep the old setting for good (a pool reconnecting just then). So every connection that began
+   * before the change is cut, sweeping until three sweeps in a row find none.
+   */
+  const changeSetting = async (statement: string) => {
+    await admin.unsafe(statement);
+    // As text: a JavaScript Date would drop the microseconds.
+    const [{ changedAt }] = await admin`SELECT CAST(clock_timestamp() AS text) AS "changedAt"`;
+    for (let quiet = 0, sweeps = 0; quiet < 3 && sweeps < 250; sweeps++) {
+      const [{ cut }] = await admin`
+        SELECT CAST(count(pg_terminate_backend(pid, 5000)) AS integer) AS cut FROM pg_stat_activity
+         WHERE datname = ${database} AND backend_start <= CAST(${changedAt} AS timestamptz)`;
+      quiet = cut === 0 ? quiet + 1 : 0;
+      await Bun.sleep(20);
+    }
   };
 
   return {
@@ -233,14 +248,8 @@ async function postgresRedisState(): Promise<TestState> {
       peers.push(other);
       return other;
     },
-    async refuseWrites() {
-      await admin.unsafe(`ALTER DATABASE ${database} SET default_transaction_read_only = on`);
-      await cutConnections();
-    },
-    async allowWrites() {
-      await admin.unsafe(`ALTER DATABASE ${database} RESET default_transaction_read_only`);
-      await cutConnections();
-    },
+    refuseWrites: () => changeSetting(`ALTER DATABASE ${database} SET default_transaction_read_only = on`),
+    allowWrites: () => changeSetting(`ALTER DATABASE ${database} RESET default_transaction_read_only`),
     readOnlyFault: "25006",
     async lockWrites() {
       const locker = new SQL(url, { max: 1 });
