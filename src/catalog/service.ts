@@ -26,6 +26,15 @@ const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
  * fifth of the text each); bench/run's mixes run in a cycle, which an LRU one entry too small misses entirely.
  */
 const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
+/**
+ * Answers that list nothing (a page past the last, a name that matches nothing) are kept apart, in a cache
+ * of their own: a client paging one past the end asks for the same empty page again and again (36 of
+ * bench/run's 1,000 nutrient searches are such pages: recomputing them cost the whole mix 4 % of its
+ * throughput), but a stream of distinct page numbers or junk names, which could push real answers out of
+ * one shared cache, churns only this one. An entry counts ~350 bytes (key, answer, the cache's own
+ * overhead): ~700 are kept.
+ */
+const EMPTY_ANSWER_CACHE_BYTES = 256 * 1024;
 /** A kept form's array header and its slot in the answer's record. */
 const FORM_OVERHEAD_BYTES = 64;
 
@@ -37,6 +46,7 @@ const FORM_OVERHEAD_BYTES = 64;
 export function createFoodSearch(store: CatalogStore) {
   const cache = new LruCache<string, Int32Array>(SEARCH_CACHE_BYTES);
   const answers = new LruCache<string, PreparedJson>(ANSWER_CACHE_BYTES);
+  const emptyAnswers = new LruCache<string, PreparedJson>(EMPTY_ANSWER_CACHE_BYTES);
   const orders = createFoodOrders(store);
   let units: ReadonlyMap<string, string> | undefined;
   const unitOf = (number: string) => (units ??= new Map(store.nutrients().map((n) => [n.number, n.unit]))).get(number);
@@ -175,18 +185,18 @@ export function createFoodSearch(store: CatalogStore) {
      * (made on first demand) when cached. Throws the 400 of a bad parameter.
      */
     answerForQuery(rawQuery: string): PreparedJson | string {
-      const cached = answers.get(rawQuery);
+      const cached = answers.get(rawQuery) ?? emptyAnswers.get(rawQuery);
       if (cached !== undefined) return cached;
       const params = parseSearchQuery(rawQuery, isNutrient);
       // Junk that cannot match touches no cache: it would only push real answers out.
       if (params.matchesNothing) return JSON.stringify({ items: [], total: 0, page: params.page, limit: params.limit } satisfies SearchResult);
       const result = search(params);
       const json = JSON.stringify(result);
-      // Only answers with items are kept: one that matches nothing costs an index probe to recompute, a page
-      // past the last one a slice of the cached matches, and streams of distinct junk names or page numbers
-      // would otherwise churn the cache and leave the heap fragmented around it.
-      if (result.items.length === 0) return json;
       const prepared = preparedJson(json, etagBase(json));
+      if (result.items.length === 0) {
+        emptyAnswers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
+        return prepared;
+      }
       answers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
       // The compressed forms count when they are made: a cache of answers that only ever go as identity is
       // not sized for forms it never holds.
