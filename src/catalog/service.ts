@@ -29,7 +29,7 @@ const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
 /**
  * Answers that list nothing (a page past the last, a name that matches nothing) are kept apart, in a cache
  * of their own: a client paging one past the end asks for the same empty page again and again (36 of
- * bench/run's 1,000 nutrient searches are such pages: recomputing them cost the whole mix 4 % of its
+ * bench/run's 1,000 nutrient searches are such pages: recomputing them cost the whole mix ~7 % of its
  * throughput), but a stream of distinct page numbers or junk names, which could push real answers out of
  * one shared cache, churns only this one. An entry counts ~350 bytes (key, answer, the cache's own
  * overhead): ~700 are kept.
