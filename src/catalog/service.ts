@@ -193,11 +193,12 @@ export function createFoodSearch(store: CatalogStore) {
       const result = search(params);
       const json = JSON.stringify(result);
       const prepared = preparedJson(json, etagBase(json));
+      const weight = textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES;
       if (result.items.length === 0) {
-        emptyAnswers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
+        emptyAnswers.set(rawQuery, prepared, weight);
         return prepared;
       }
-      answers.set(rawQuery, prepared, textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES);
+      answers.set(rawQuery, prepared, weight);
       // The compressed forms count when they are made: a cache of answers that only ever go as identity is
       // not sized for forms it never holds.
       prepared.onFormKept = (bytes) => answers.grow(rawQuery, bytes + FORM_OVERHEAD_BYTES);
