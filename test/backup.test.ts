@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackupOutput, RestoreOutput } from "../src/cli/admin-model";
 import { STATE_MIGRATIONS } from "../src/db/state-migrations";
 import { obtainTrialToken } from "./helpers/altcha";
-import { IS_ROOT, type RunningServer, runBinaryAsync, startServer } from "./helpers/binary";
+import { IS_ROOT, type RunningServer, runBinaryAsync, runBinaryWithPid, startServer } from "./helpers/binary";
 import { expectRefusal, parseJsonOutput } from "./helpers/cli-output";
 import { jsonPost, sessionCookie } from "./helpers/http";
 
@@ -94,6 +94,51 @@ describe("foodapi backup under load", () => {
     expect(acknowledged.filter((a) => a.at > backupEndedAt).length).toBeGreaterThan(0);
     expect(statuses.filter((status) => status !== 200 && status !== 201)).toEqual([]);
   }, 40_000);
+});
+
+describe("foodapi backup into a directory another user can write", () => {
+  test("a link planted at the temporary file's old name (.<out>.partial-<pid>) is not followed; the backup is 0600 at --out", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "foodapi-shared-out-"));
+    const out = join(shared, "state-backup.sqlite");
+    // The other user's own file: a backup written through the link would hand them every hash and the trial secret.
+    const theirs = join(mkdtempSync(join(tmpdir(), "foodapi-other-user-")), "collected");
+    writeFileSync(theirs, "");
+    let planted = "";
+    const run = await runBinaryWithPid(["backup", "--out", out], { cwd: server.cwd }, (pid) => {
+      planted = `.state-backup.sqlite.partial-${pid}`;
+      symlinkSync(theirs, join(shared, planted));
+    });
+    expect({ exitCode: run.exitCode, stderr: run.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    expect(readFileSync(theirs).length).toBe(0);
+    expect(lstatSync(out).isFile()).toBe(true);
+    expect(lstatSync(out).mode & 0o777).toBe(0o600);
+    const copy = new Database(out, { readonly: true });
+    expect(copy.query<{ n: number }, []>("SELECT count(*) AS n FROM secrets").get()!.n).toBeGreaterThan(0);
+    copy.close();
+    // The planted link is left as it was; nothing of the backup's own is left beside the file.
+    expect(readdirSync(shared).sort()).toEqual([planted, "state-backup.sqlite"].sort());
+  });
+
+  test("a backup that fails once its temporary file exists (a state database that is none, a full disk) leaves nothing", async () => {
+    const shared = mkdtempSync(join(tmpdir(), "foodapi-failed-out-"));
+    const broken = mkdtempSync(join(tmpdir(), "foodapi-broken-state-"));
+    mkdirSync(join(broken, "data"));
+    writeFileSync(join(broken, "data", "state.sqlite"), "not a database\n".repeat(100));
+    expectRefusal(await runBinaryAsync(["backup", "--out", join(shared, "state-backup.sqlite")], { cwd: broken }), 1, "cannot back up");
+    expect(readdirSync(shared)).toEqual([]);
+
+    if (!IS_ROOT) return console.warn("skipped the full disk: mounting a tmpfs needs root");
+    const full = mkdtempSync(join(tmpdir(), "foodapi-full-out-"));
+    const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", full], { stderr: "pipe" });
+    if (mounted.exitCode !== 0) return console.warn(`skipped the full disk: cannot mount a tmpfs here (${mounted.stderr.toString().trim()})`);
+    try {
+      expectRefusal(await runBinaryAsync(["backup", "--out", join(full, "state-backup.sqlite")], { cwd: server.cwd }), 1, "cannot back up");
+      expect(readdirSync(full)).toEqual([]);
+    } finally {
+      Bun.spawnSync(["umount", full]);
+      rmSync(full, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("foodapi restore", () => {

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createFileBeside, type FileBeside } from "./file-beside";
 import { STATE_FILE_NAME } from "./state-db";
 import { STATE_MIGRATIONS } from "./state-migrations";
 
@@ -21,8 +22,9 @@ const DIR_MODE = 0o700;
 /**
  * Copies the data directory's state database to `outFile` as of one moment, while servers keep writing:
  * `VACUUM INTO` reads it in one read transaction (WAL: writers go on) and writes a compact copy in rollback
- * mode, `PRAGMA user_version` included. The copy is written beside `outFile` (created 0600 first, which
- * SQLite keeps), synced, then renamed over it: `outFile` is either the old file or the whole new one.
+ * mode, `PRAGMA user_version` included. The copy is written into a file made 0600 first (which SQLite
+ * keeps) in a private directory beside `outFile` (./file-beside.ts), synced, then renamed over it:
+ * `outFile` is either the old file or the whole new one, and nobody else can read or redirect the copy.
  */
 export function backupState(dataDir: string, outFile: string): { bytes: number; schemaVersion: number } {
   const source = join(dataDir, STATE_FILE_NAME);
@@ -31,28 +33,26 @@ export function backupState(dataDir: string, outFile: string): { bytes: number; 
   if (resolve(outFile) === resolve(source) || resolve(outFile).startsWith(`${resolve(source)}-`)) {
     throw new StateCopyRefused(`--out ${outFile} is the state database itself; write the backup somewhere else`);
   }
-  const temporary = join(dirname(outFile), `.${basename(outFile)}.partial-${process.pid}`);
+  let temporary: FileBeside | undefined;
   let db: Database | undefined;
   try {
-    closeSync(openSync(temporary, "w", FILE_MODE));
-    chmodSync(temporary, FILE_MODE);
+    temporary = createFileBeside(outFile, FILE_MODE);
     // Read-write: a WAL database is read through its shared-memory index, which a reader must be able to
     // update; nothing here writes the source.
     db = new Database(source, { readwrite: true, create: false, strict: true });
     db.run("PRAGMA busy_timeout = 5000");
-    db.run("VACUUM INTO ?", [temporary]);
+    db.run("VACUUM INTO ?", [temporary.path]);
     db.close();
     db = undefined;
-    const schemaVersion = readSchemaVersion(temporary);
-    syncFile(temporary);
-    renameSync(temporary, outFile);
-    syncFile(dirname(outFile));
+    const schemaVersion = readSchemaVersion(temporary.path);
+    temporary.putInPlace();
     return { bytes: statSync(outFile).size, schemaVersion };
   } catch (error) {
-    db?.close();
-    removeQuietly(temporary);
     if (error instanceof StateCopyRefused) throw error;
     throw new StateCopyRefused(`cannot back up ${source} to ${outFile}: ${(error as Error).message}`);
+  } finally {
+    db?.close();
+    temporary?.remove();
   }
 }
 
@@ -79,14 +79,15 @@ export function restoreState(dataDir: string, backupFile: string, now: Date): Re
   const created = mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined;
   if (created) chmodSync(dataDir, DIR_MODE);
   const stateFile = join(dataDir, STATE_FILE_NAME);
-  const incoming = join(dataDir, `.${STATE_FILE_NAME}.restoring-${process.pid}`);
+  let incoming: FileBeside | undefined;
   let current: Database | undefined;
   try {
-    copyFileSync(backupFile, incoming);
-    chmodSync(incoming, FILE_MODE);
-    giveDirectoryOwner(incoming, dataDir);
-    const schemaVersion = checkBackup(incoming, backupFile);
-    syncFile(incoming);
+    incoming = createFileBeside(stateFile, FILE_MODE);
+    copyFileSync(backupFile, incoming.path);
+    // The copy takes the backup's mode; the private directory it is in kept it from others meanwhile.
+    chmodSync(incoming.path, FILE_MODE);
+    giveDirectoryOwner(incoming.path, dataDir);
+    const schemaVersion = checkBackup(incoming.path, backupFile);
     current = existsSync(stateFile) ? lockUnused(stateFile, dataDir) : undefined;
     let replacedStateKeptAt: string | null = null;
     if (existsSync(stateFile)) {
@@ -97,17 +98,15 @@ export function restoreState(dataDir: string, backupFile: string, now: Date): Re
       if (existsSync(`${stateFile}-wal`)) renameSync(`${stateFile}-wal`, `${replacedStateKeptAt}-wal`);
       removeQuietly(`${stateFile}-shm`);
     }
-    renameSync(incoming, stateFile);
-    syncFile(dataDir);
+    incoming.putInPlace();
     return { stateFile, replacedStateKeptAt, schemaVersion };
   } catch (error) {
-    removeQuietly(incoming);
+    incoming?.remove();
     // A refused restore into a new directory leaves no empty directory behind either.
     if (created) removeEmptyDirectory(dataDir);
     throw error;
   } finally {
     current?.close();
-    removeQuietly(incoming);
   }
 }
 
@@ -184,15 +183,6 @@ function readSchemaVersion(file: string): number {
     return db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version;
   } finally {
     db.close();
-  }
-}
-
-function syncFile(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -37,6 +37,32 @@ export async function runBinaryAsync(args: string[], options: { cwd?: string; en
   return { cwd, exitCode, stdout, stderr };
 }
 
+/**
+ * `runBinaryAsync`, but `beforeStart` is called with the command's process id before the binary runs: a
+ * shell holds the process until then and `exec`s the binary in it (same id). For what a local attacker
+ * does with a name built from the pid.
+ */
+export async function runBinaryWithPid(args: string[], options: { cwd: string }, beforeStart: (pid: number) => void) {
+  const child = trackChild(
+    Bun.spawn(["sh", "-c", 'read -r go; exec "$@" </dev/null', "sh", BINARY_PATH, ...args], {
+      cwd: options.cwd,
+      env: baseEnv(),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
+  );
+  try {
+    beforeStart(child.pid);
+  } finally {
+    child.stdin.write("go\n");
+    child.stdin.end();
+  }
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  forgetChild(child);
+  return { cwd: options.cwd, exitCode, stdout, stderr };
+}
+
 export interface RunningServer {
   readonly url: string;
   readonly cwd: string;
