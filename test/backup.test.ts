@@ -221,6 +221,40 @@ describe("foodapi restore", () => {
     }
   }, 30_000);
 
+  test("refuses a backup whose schema is not its version's (a trigger added, an index gone), naming what differs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-tampered-backups-"));
+    const tampered = (name: string, sql: string) => {
+      const file = join(dir, name);
+      copyFileSync(backupFile, file);
+      const db = new Database(file);
+      db.run(sql);
+      db.close();
+      return file;
+    };
+    // Revoking a key would not stick on a server restored from it: the key would keep answering 200.
+    const trigger = tampered(
+      "trigger.sqlite",
+      "CREATE TRIGGER keys_stay AFTER UPDATE OF revoked_at ON api_keys BEGIN UPDATE api_keys SET revoked_at = NULL WHERE id = new.id; END",
+    );
+    const noIndex = tampered("no-index.sqlite", "DROP INDEX api_keys_revoked_idx");
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-refused-"));
+    expectRefusal(await runBinaryAsync(["restore", trigger], { cwd }), 1, "trigger.sqlite", "trigger keys_stay", "nothing was changed");
+    expectRefusal(await runBinaryAsync(["restore", noIndex], { cwd }), 1, "no-index.sqlite", "index api_keys_revoked_idx", "nothing was changed");
+    expect(existsSync(join(cwd, "data"))).toBe(false);
+  });
+
+  test("restores a backup from an older schema version (its own schema, checked as that version's)", async () => {
+    const older = join(mkdtempSync(join(tmpdir(), "foodapi-older-backup-")), "older.sqlite");
+    const db = new Database(older, { create: true });
+    for (const [version, migration] of STATE_MIGRATIONS.slice(0, 5).entries()) {
+      db.run(migration);
+      db.run(`PRAGMA user_version = ${version + 1}`);
+    }
+    db.close();
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-restored-older-"));
+    expect(parseJsonOutput(RestoreOutput, await runBinaryAsync(["restore", older, "--json"], { cwd })).schemaVersion).toBe(5);
+  });
+
   test("refuses while a server uses the data directory, which it leaves as it was", async () => {
     const before = readdirSync(join(server.cwd, "data")).sort();
     expectRefusal(await runBinaryAsync(["restore", backupFile], { cwd: server.cwd }), 1, `data directory ${join(server.cwd, "data")} is in use`, "stop it first");

@@ -66,8 +66,9 @@ export interface RestoreResult {
 /**
  * Checks `backupFile`, then puts a copy of it in place as the data directory's state database. Nothing
  * changes unless every check passes: the file is a SQLite database that passes `PRAGMA integrity_check`,
- * has foodapi's tables, and a schema version this binary knows (an older one is migrated at the next
- * start). The database it replaces is renamed to `state.sqlite.replaced-<time>`, never deleted.
+ * has foodapi's tables, a schema version this binary knows (an older one is migrated at the next start),
+ * and exactly that version's tables, indexes, triggers and views. The database it replaces is renamed to
+ * `state.sqlite.replaced-<time>`, never deleted.
  *
  * "Nothing uses the data directory" is asked of SQLite itself: leaving WAL mode needs the only connection
  * to the database, so it fails with SQLITE_BUSY while any server, worker or command has it open, however
@@ -129,6 +130,13 @@ function checkBackup(copy: string, shownAs: string): number {
         `${shownAs} is at schema version ${version}, newer than this foodapi knows (${STATE_MIGRATIONS.length}); restore it with the foodapi that wrote it, or a newer one; nothing was changed`,
       );
     }
+    const differences = schemaDifferences(db, version);
+    if (differences.length > 0) {
+      const named = differences.length > 3 ? [...differences.slice(0, 3), `${differences.length - 3} more`] : differences;
+      throw new StateCopyRefused(
+        `${shownAs} does not have the schema of foodapi's state at version ${version} (${named.join(", ")}): it was altered after 'foodapi backup' wrote it; nothing was changed`,
+      );
+    }
     // One self-contained file: no log of its own beside it once it is in place.
     db.query("PRAGMA journal_mode = DELETE").get();
     return version;
@@ -139,6 +147,49 @@ function checkBackup(copy: string, shownAs: string): number {
   } finally {
     db?.close();
   }
+}
+
+/** One entry of a database's schema (`sqlite_schema`): a table, index, trigger or view, and its SQL. */
+interface SchemaEntry {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: string | null;
+}
+
+/**
+ * How the schema of `db` differs from the one foodapi's migrations make at `version`, each difference
+ * named ("added trigger t on api_keys", "no index i", "changed table t"); empty when it is the same. A trigger
+ * or view slipped into a backup would run inside the restored server (a trigger that clears `revoked_at`
+ * keeps a revoked key answering), so anything but the exact schema is refused.
+ */
+function schemaDifferences(db: Database, version: number): string[] {
+  const expected = new Map(canonicalSchema(version).map((entry) => [`${entry.type} ${entry.name}`, entry]));
+  const differences: string[] = [];
+  for (const entry of readSchema(db)) {
+    const key = `${entry.type} ${entry.name}`;
+    const want = expected.get(key);
+    expected.delete(key);
+    if (!want) differences.push(`added ${key}${entry.tbl_name === entry.name ? "" : ` on ${entry.tbl_name}`}`);
+    else if (want.tbl_name !== entry.tbl_name || want.sql !== entry.sql) differences.push(`changed ${key}`);
+  }
+  for (const key of expected.keys()) differences.push(`no ${key}`);
+  return differences;
+}
+
+/** The schema of a state database at `version`: the migrations up to it, applied to an empty database. */
+function canonicalSchema(version: number): SchemaEntry[] {
+  const db = new Database(":memory:", { strict: true });
+  try {
+    for (const migration of STATE_MIGRATIONS.slice(0, version)) db.run(migration);
+    return readSchema(db);
+  } finally {
+    db.close();
+  }
+}
+
+function readSchema(db: Database): SchemaEntry[] {
+  return db.query<SchemaEntry, []>("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").all();
 }
 
 /** The current state database, once nothing else has it open, locked for the swap; StateCopyRefused otherwise. */
