@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expandCatalog } from "../src/db/catalog-expand";
@@ -45,12 +45,30 @@ test("a catalog expanded at first start answers every food's detail exactly as t
 
 test("expanding removes partial files a killed expansion left behind, not one that may be in progress", async () => {
   const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-"));
-  const left = join(cacheDir, "catalog-0123456789abcdef.sqlite.partial-4242");
-  const inProgress = join(cacheDir, "catalog-fedcba9876543210.sqlite.partial-4343");
-  writeFileSync(left, "killed mid-expansion");
-  writeFileSync(inProgress, "being written");
+  // An earlier release's partial file, and this one's partial directories (./src/db/file-beside.ts).
+  const leftByEarlier = join(cacheDir, "catalog-0123456789abcdef.sqlite.partial-4242");
+  const left = join(cacheDir, ".catalog-0123456789abcdee.sqlite.partial-Ab12Cd");
+  const inProgress = join(cacheDir, ".catalog-fedcba9876543210.sqlite.partial-Zz99Yy");
+  writeFileSync(leftByEarlier, "killed mid-expansion");
+  for (const dir of [left, inProgress]) {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, "catalog.sqlite"), "being written");
+  }
   const hourAgo = new Date(Date.now() - 3_600_000);
-  utimesSync(left, hourAgo, hourAgo);
+  for (const path of [leftByEarlier, left]) utimesSync(path, hourAgo, hourAgo);
   await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000aa", cacheDir);
-  expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000aa.sqlite", "catalog-fedcba9876543210.sqlite.partial-4343"]);
+  expect(readdirSync(cacheDir).sort()).toEqual([".catalog-fedcba9876543210.sqlite.partial-Zz99Yy", "catalog-00000000000000aa.sqlite"]);
+  expect(statSync(join(cacheDir, "catalog-00000000000000aa.sqlite")).mode & 0o777).toBe(0o644);
+}, 60_000);
+
+test("a link another user planted at the old partial name (catalog-<id>.sqlite.partial-<pid>) neither stops the expansion nor is written through", async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-shared-"));
+  const theirs = join(mkdtempSync(join(tmpdir(), "foodapi-other-user-")), "collected");
+  writeFileSync(theirs, "");
+  const planted = `catalog-00000000000000bb.sqlite.partial-${process.pid}`;
+  symlinkSync(theirs, join(cacheDir, planted));
+  const expanded = await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000bb", cacheDir);
+  expect(lstatSync(expanded).isFile()).toBe(true);
+  expect(readFileSync(theirs).length).toBe(0);
+  expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000bb.sqlite", planted]);
 }, 60_000);

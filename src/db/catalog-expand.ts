@@ -1,14 +1,15 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { restoreFoodDetails } from "../catalog/import/sqlite-details";
+import { createFileBeside } from "./file-beside";
 
 /**
  * Expands the compressed catalog at `source` (inside the binary) into `cacheDir` as `catalog-<id>.sqlite`:
  * decompresses it, then rebuilds the detail answers the embedded form leaves out (../catalog/import/sqlite-details.ts).
- * Several processes may race to do it: each writes its own partial file and renames it into place, so a
- * reader never sees a half-written one; the data is flushed before the rename, so a crash cannot leave a
- * short file under the final name, which later starts trust without reading it. Throws on failure, after
- * removing its partial file.
+ * Several processes may race to do it: each writes its own partial file (in a private directory beside the
+ * target: ./file-beside.ts) and renames it into place, so a reader never sees a half-written one; the data
+ * is flushed before the rename, so a crash cannot leave a short file under the final name, which later
+ * starts trust without reading it. Throws on failure, after removing its partial file.
  *
  * Decompressing in one piece, in this process: streaming kept ~25 MB more resident for good (the embedded
  * file's pages it read stay mapped) and took twice as long.
@@ -16,33 +17,28 @@ import { restoreFoodDetails } from "../catalog/import/sqlite-details";
 export async function expandCatalog(source: string, id: string, cacheDir: string): Promise<string> {
   const name = catalogFileName(id);
   const target = join(cacheDir, name);
-  const partial = `${target}.partial-${process.pid}`;
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const partial = createFileBeside(target, 0o644);
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     // Bun.file: node:fs cannot open a file inside the binary.
-    writeAll(partial, Bun.zstdDecompressSync(await Bun.file(source).bytes()));
-    await restoreFoodDetails(partial);
+    writeAll(partial.path, Bun.zstdDecompressSync(await Bun.file(source).bytes()));
+    await restoreFoodDetails(partial.path);
     // The rebuild's garbage (~100 MB of rows and answers) would otherwise stay resident, for good, in the
     // server that expanded the catalog: collected now, it leaves what a later start has (~50 MB).
     Bun.gc(true);
     // One flush for the decompressed pages and the rebuilt ones (SQLite itself was told not to).
-    const fd = openSync(partial, "r+");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(partial, target);
+    partial.putInPlace();
   } finally {
-    if (existsSync(partial)) rmSync(partial);
+    partial.remove();
   }
   // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
-  // A partial file is another process's expansion in progress, unless it is too old to be one: a start
-  // killed while expanding (it takes a second or so) leaves it behind, 44 MB each time.
+  // A partial directory is another process's expansion in progress, unless it is too old to be one: a start
+  // killed while expanding (it takes a second or so) leaves it behind, 44 MB each time. (Partial files
+  // beside the target, without a directory of their own, are an earlier release's.)
   for (const old of readdirSync(cacheDir)) {
     const path = join(cacheDir, old);
     if (/^catalog-[0-9a-f]+\.sqlite$/.test(old) && old !== name) rmSync(path, { force: true });
-    if (/^catalog-[0-9a-f]+\.sqlite\.partial-\d+$/.test(old) && abandoned(path)) rmSync(path, { force: true });
+    if (/^\.?catalog-[0-9a-f]+\.sqlite\.partial-[0-9A-Za-z]+$/.test(old) && abandoned(path)) rmSync(path, { recursive: true, force: true });
   }
   return target;
 }
@@ -56,7 +52,7 @@ function abandoned(path: string): boolean {
 }
 
 function writeAll(path: string, bytes: Uint8Array): void {
-  const fd = openSync(path, "wx", 0o644);
+  const fd = openSync(path, "r+");
   try {
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
   } finally {

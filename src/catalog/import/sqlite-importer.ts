@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { rmSync, renameSync } from "node:fs";
+import { createFileBeside } from "../../db/file-beside";
 import { CATALOG_DDL } from "../sqlite-schema";
 import { foldForSearch } from "../fold";
 import { storeFoodDetails } from "./sqlite-details";
@@ -53,9 +53,15 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     if (!source.has(file.name)) throw new Sr28FormatError(file.name, null, `missing from ${source.label}`);
   }
 
-  const partialPath = `${outPath}.partial-${process.pid}`;
-  rmSync(partialPath, { force: true });
-  const db = new Database(partialPath, { create: true, strict: true });
+  // Public data, readable by whoever serves it.
+  const partial = createFileBeside(outPath, 0o644);
+  let db: Database;
+  try {
+    db = new Database(partial.path, { create: false, readwrite: true, strict: true });
+  } catch (error) {
+    partial.remove();
+    throw error;
+  }
   let committed = false;
   try {
     // Food details are ~2 KB blobs: on 4 KB pages most would leave half a page empty.
@@ -169,14 +175,12 @@ export async function importSr28(options: ImportOptions): Promise<ImportCounts> 
     db.run("ANALYZE");
     db.close();
     committed = true;
-    renameSync(partialPath, outPath);
+    partial.putInPlace();
     progress(`catalog written to ${outPath} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
     return counts;
   } finally {
-    if (!committed) {
-      db.close();
-      rmSync(partialPath, { force: true });
-    }
+    if (!committed) db.close();
+    partial.remove();
   }
 }
 
