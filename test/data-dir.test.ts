@@ -22,7 +22,7 @@ const nobodyCan = (command: string[]) => Bun.spawnSync([...AS_NOBODY, ...command
 const canSwitchUser = IS_ROOT && nobodyCan(["test", "-x", BINARY_PATH]);
 
 describe("permissions of the data directory and the state files", () => {
-  test.skipIf(!IS_ROOT)("under umask 000, in an existing 0755 directory with an older version's 0644 files: all 0600, unreadable by another user", async () => {
+  test.skipIf(!IS_ROOT)("under umask 000, in an existing 0755 directory with an older version's 0644 files: 0700 and all 0600, unreadable by another user", async () => {
     if (!canSwitchUser) console.warn("skipping the check as another user: nobody cannot run the binary here");
     const dataDir = join(root, "existing");
     mkdirSync(dataDir);
@@ -41,8 +41,9 @@ describe("permissions of the data directory and the state files", () => {
       for (const name of ["state.sqlite", "state.sqlite-wal", "state.sqlite-shm", "keys.epoch"]) {
         expect(`${name} ${mode(join(dataDir, name))}`).toBe(`${name} 600`);
       }
-      // A directory the operator made is theirs: left as it is.
-      expect(mode(dataDir)).toBe("755");
+      // Owner only whatever mode it had (decisions §14), and the log says it was tightened.
+      expect(mode(dataDir)).toBe("700");
+      expect(server.stderr()).toContain(`data directory ${dataDir} was open to other users (mode 755): made it 700`);
       if (canSwitchUser) {
         expect(nobodyCan(["test", "-r", join(dataDir, "keys.epoch")])).toBe(false);
         for (const name of ["state.sqlite", "state.sqlite-wal"]) expect(nobodyCan(["cat", join(dataDir, name)])).toBe(false);
@@ -102,6 +103,18 @@ describe("start-up with a data directory it cannot use: one line naming it and w
       const served = runBinary(["serve", "--port", "0", "--catalog", CATALOG_PATH, "--data-dir", owned], { prefix: AS_NOBODY });
       expectOneLine(served, owned, "permission denied");
     }
+  });
+
+  test.skipIf(!IS_ROOT)("a directory open to others that the user cannot make 0700, not being its owner (run as nobody)", () => {
+    if (!canSwitchUser) return console.warn("skipped: nobody cannot run the binary here");
+    const open = join(root, "open-to-all");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expectOneLine(keysCreate(open, AS_NOBODY), open, "open to other users (mode 777) and cannot be made 700");
+    if (nobodyCan(["test", "-r", CATALOG_PATH])) {
+      expectOneLine(runBinary(["serve", "--port", "0", "--catalog", CATALOG_PATH, "--data-dir", open], { prefix: AS_NOBODY }), open, "open to other users");
+    }
+    expect(mode(open)).toBe("777");
   });
 
   test.skipIf(!IS_ROOT)("a read-only file system (root is refused too)", () => {

@@ -19,7 +19,7 @@ export const STATE_FILE_NAME = "state.sqlite";
 export function openStateDb(dataDir: string, log: (line: string) => void = () => {}) {
   const file = join(dataDir, STATE_FILE_NAME);
   try {
-    prepareFiles(dataDir, file);
+    prepareFiles(dataDir, file, log);
     const sqlite = openDatabase(file, log);
     return { sqlite, db: drizzle(sqlite), dataDir };
   } catch (error) {
@@ -34,14 +34,28 @@ const DIR_MODE = 0o700;
 /**
  * The directory and `state.sqlite` with owner-only permissions before SQLite opens it: SQLite gives the
  * -wal and -shm files it creates the database file's mode, whatever the umask. Files left by an older
- * version (0644 under a common umask) are tightened. A directory that exists is left as the operator made
- * it; one this creates is 0700 even under a umask that would strip the owner's bits.
+ * version (0644 under a common umask) are tightened. The directory is 0700 whatever the umask and whatever
+ * mode it had (decisions §14): one made 0755 by an operator or a service manager is tightened, and the
+ * log says so; one this user cannot tighten (not its owner) stops start-up.
  */
-function prepareFiles(dataDir: string, file: string): void {
+function prepareFiles(dataDir: string, file: string, log: (line: string) => void): void {
   if (mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined) chmodSync(dataDir, DIR_MODE);
-  if (!statSync(dataDir).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR", syscall: "stat", path: dataDir });
+  const directory = statSync(dataDir);
+  if (!directory.isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR", syscall: "stat", path: dataDir });
   // Root passes this whatever the mode, but not on a read-only file system.
   accessSync(dataDir, constants.W_OK | constants.X_OK);
+  if ((directory.mode & 0o077) !== 0) {
+    const was = (directory.mode & 0o777).toString(8);
+    try {
+      chmodSync(dataDir, DIR_MODE);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EPERM") throw error;
+      throw new DataDirUnusable(
+        `cannot use data directory ${dataDir}: open to other users (mode ${was}) and cannot be made 700 by the user running foodapi (not its owner); chown it to that user or chmod 700 it (set --data-dir or FOODAPI_DATA_DIR)`,
+      );
+    }
+    log(`data directory ${dataDir} was open to other users (mode ${was}): made it 700 (owner only)`);
+  }
   closeSync(openSync(file, "a", FILE_MODE));
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     try {
