@@ -51,7 +51,11 @@ describe("arguments", () => {
 describe("start-up failures: one line naming the setting and what to do", () => {
   test("a host that is not an address (exit 2), whether by syntax or at bind time", () => {
     oneLine(runBinary(["serve", "--port", "0", "--host", "999.1.1.1"]), 2, "--host", "999.1.1.1");
-    oneLine(runBinary(["serve", "--port", "0", "--workers", "1", "--host", "example.invalid"]), 2, "--host", "example.invalid");
+    // A name that does not resolve (RFC 6761: never), however the port is bound: one server, or several
+    // sharing a fixed port (which is first checked to be free).
+    for (const [port, workers] of [["18765", "2"], ["18765", "1"], ["0", "2"], ["0", "1"]] as const) {
+      oneLine(runBinary(["serve", "--port", port, "--workers", workers, "--host", "example.invalid"]), 2, "--host", "example.invalid", "does not resolve");
+    }
   });
 
   test("a Turnstile timeout that is not a number of milliseconds (exit 2), as a flag or a variable", () => {

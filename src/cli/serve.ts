@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
 import { createFoodApi, type FoodApi } from "../app";
 import { createSqliteCatalogStore } from "../catalog/sqlite-store";
 import { systemClock } from "../clock";
@@ -20,6 +22,7 @@ import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./w
  */
 export async function serve(config: Config): Promise<number> {
   const role = workerRole();
+  if (role === null) await refuseUnresolvableHost(config);
   if (role === null && config.workers > 1 && config.catalogPath === undefined) {
     // Copied out of the binary before the other workers start, so that they do not all race to do it.
     await embeddedCatalogFile(config.cacheDir);
@@ -135,6 +138,22 @@ function refuseTakenPort(config: Config): void {
   bindOrExplain(config, () => Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } })).stop(true);
 }
 
+/**
+ * A host name that does not resolve, said before anything is bound: Bun's listeners each report it their
+ * own way (Bun.serve with ENOENT or EINVAL, Bun.listen with an error that has no code at all).
+ */
+async function refuseUnresolvableHost(config: Config): Promise<void> {
+  if (isIP(config.host)) return;
+  try {
+    await lookup(config.host);
+  } catch (error) {
+    throw new ConfigError(
+      "--host",
+      `cannot listen on '${config.host}': the name does not resolve (${(error as NodeJS.ErrnoException).code ?? "no address"}); use 127.0.0.1, 0.0.0.0 or one of this machine's addresses`,
+    );
+  }
+}
+
 /** A bind failure as one line: a port in use (exit 1), or a host this machine cannot listen on (exit 2). */
 function bindOrExplain<T>(config: Config, bind: () => T): T {
   try {
@@ -142,7 +161,7 @@ function bindOrExplain<T>(config: Config, bind: () => T): T {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw portTaken(config);
-    // Bun reports a host name that does not resolve as ENOENT from listen.
+    // ENOENT: a name that resolved a moment ago (refuseUnresolvableHost) and no longer does.
     if (code === "EINVAL" || code === "EADDRNOTAVAIL" || code === "ENOENT" || code === "ENOTFOUND") {
       throw new ConfigError("--host", `cannot listen on '${config.host}': not an address of this machine (${code}); use 127.0.0.1, 0.0.0.0 or one of its addresses`);
     }
