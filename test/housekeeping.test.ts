@@ -24,11 +24,11 @@ async function appAt(start: number, env: Record<string, string> = {}) {
 }
 
 /**
- * What the sweep removes. With Redis, the counters (rate counters, trial usage, redeemed challenges) and
- * revocations are not rows: Redis expires them by itself, on its own clock, not the injected one
- * (test/redis-counters.test.ts checks that), and there is nothing of them to sweep.
+ * What the sweep removes. With Redis, the rate counters and revocations are not rows: Redis expires them by
+ * itself, on its own clock, not the injected one (test/redis-counters.test.ts checks that), and there is
+ * nothing of them to sweep. Trial usage and redeemed challenges are rows on either backend.
  */
-const SWEPT = TEST_BACKEND === "sqlite" ? ["sessions", "trial_usage", "used_challenges", "rate_counters", "key_revocations"] : ["sessions"];
+const SWEPT = ["sessions", "trial_usage", "used_challenges", ...(TEST_BACKEND === "sqlite" ? ["rate_counters", "key_revocations"] : [])];
 
 describe("housekeeping", () => {
   // SQLite only: on PostgreSQL + Redis the counters are Redis keys that expire by Redis's clock, and the sweep has none to drain.

@@ -25,7 +25,7 @@ export const SETTINGS = {
   cacheDir: { flag: "cache-dir", env: "FOODAPI_CACHE_DIR", shown: "$XDG_CACHE_HOME/foodapi or ~/.cache/foodapi", help: "where the embedded catalog is unpacked once" },
   workers: { flag: "workers", env: "FOODAPI_WORKERS", shown: "one per core", help: "server processes sharing the port and state (1-64)" },
   stateUrl: { flag: "state-url", env: "FOODAPI_STATE_URL", shown: "SQLite in the data directory", help: "postgres://… : accounts, sessions, keys and trial state in PostgreSQL (15+)" },
-  redisUrl: { flag: "redis-url", env: "FOODAPI_REDIS_URL", shown: "the state store", help: "redis://… or rediss://… : rate-limit and quota counters in Redis (7+)" },
+  redisUrl: { flag: "redis-url", env: "FOODAPI_REDIS_URL", shown: "the state store", help: "redis://… or rediss://… : rate-limit windows and the revocation signal in Redis (7+)" },
   metricsToken: { flag: "metrics-token", env: "FOODAPI_METRICS_TOKEN", shown: "unset: no /metrics", help: "serve GET /metrics to 'Authorization: Bearer <token>' (16-512 characters; prefer the variable: flags show in ps)" },
   corsOrigins: { flag: "cors-origins", env: "FOODAPI_CORS_ORIGINS", shown: "none", help: "origins whose browsers may call the data API, comma-separated, or *" },
   idleTimeout: { flag: "idle-timeout", env: "FOODAPI_IDLE_TIMEOUT", shown: "30", help: "seconds a connection may stay idle or stall mid-request before it is closed (1-255)" },

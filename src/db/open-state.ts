@@ -5,9 +5,10 @@ import { dataDirUnusable, StateStoreUnusable, storageFault } from "./storage-fau
 
 /**
  * The state stores the settings name (decisions §11): SQLite in the data directory unless `--state-url`
- * names PostgreSQL; the counters (rate limits, trial quotas, single-use challenges) and the revocation
- * signal in Redis when `--redis-url` is set. The one place that chooses; everything after it sees only
- * `StateStores`. The networked backends are loaded only when named, so the default start loads neither.
+ * names PostgreSQL; the rate-limit windows and the revocation signal in Redis when `--redis-url` is set
+ * (db/redis-state.ts says why the trial's counts stay in the state store). The one place that chooses;
+ * everything after it sees only `StateStores`. The networked backends are loaded only when named, so the
+ * default start loads neither.
  */
 export async function openState(config: Pick<Config, "dataDir" | "stateUrl" | "redisUrl">, log: (line: string) => void): Promise<StateStores> {
   const state = config.stateUrl

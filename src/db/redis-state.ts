@@ -3,20 +3,21 @@ import type { KeyRevocations } from "../keys/store";
 import { createRedisLimitStore } from "../limits/redis-store";
 import type { LimitStore } from "../limits/store";
 import { then } from "../maybe-promise";
-import { withRedisCounters } from "../trial/redis-store";
-import type { TrialStore } from "../trial/store";
 import { openRedis, parseRedisUrl } from "./redis";
 import type { StateStores } from "./state-stores";
 
 /**
- * The counters every instance must share exactly (decisions §11), in Redis: rate-limit windows, the
- * trial's per-token quota and redeemed challenges, and the revocation signal. Everything else stays in the
- * state store.
+ * What instances share through Redis (decisions §11): the rate-limit windows and the revocation signal,
+ * both of which may be lost without breaking a rule for long. A window lost with a Redis that kept nothing
+ * (a restart without persistence, a key evicted at maxmemory, a failover to a replica that had not caught
+ * up) starts afresh: at most one more window's worth for whoever was counted in it. A lost signal makes
+ * every instance drop its whole key cache. Everything that must outlive Redis stays in the state store:
+ * a trial token's 30 requests are over its whole life and each challenge solution is accepted once, so
+ * their counts are the state store's (one write per trial request; a used-up token is refused from
+ * memory), whatever Redis keeps.
  */
 export interface RedisCounters {
   readonly limits: LimitStore;
-  /** `state`'s trial store with its counters in Redis (the signer secret stays in `state`). */
-  trialCounters(state: TrialStore): TrialStore;
   readonly keyRevocations: KeyRevocations;
   /** Rejects unless Redis answers PING. */
   ping(): Promise<void>;
@@ -45,7 +46,6 @@ export async function openRedisCounters(url: string, options: RedisCountersOptio
     const keyRevocations = await openRedisKeyRevocations(url, redis, `${prefix}key-revocations`);
     return {
       limits: createRedisLimitStore(redis, prefix),
-      trialCounters: (state) => withRedisCounters(state, redis, prefix),
       keyRevocations,
       ping: () => redis.ping(),
       async probeWrite() {
@@ -63,8 +63,8 @@ export async function openRedisCounters(url: string, options: RedisCountersOptio
 }
 
 /**
- * `state` with its rate limits, trial counters and revocation signal in Redis; `ping`, `probeWrite` and
- * `close` cover both. When Redis cannot be opened the rejection leaves `state` open (it is the caller's).
+ * `state` with its rate limits and revocation signal in Redis; `ping`, `probeWrite` and `close` cover
+ * both. When Redis cannot be opened the rejection leaves `state` open (it is the caller's).
  */
 export async function withRedis(state: StateStores, redisUrl: string, options: RedisCountersOptions = {}): Promise<StateStores> {
   return stateWithCounters(state, await openRedisCounters(redisUrl, options));
@@ -78,7 +78,7 @@ export function stateWithCounters(state: StateStores, counters: RedisCounters): 
     keys: state.keys,
     keyRevocations: counters.keyRevocations,
     limits: counters.limits,
-    trial: counters.trialCounters(state.trial),
+    trial: state.trial,
     usage: state.usage,
     ping: () => then(state.ping(), () => counters.ping()),
     probeWrite: () => then(state.probeWrite(), () => counters.probeWrite()),

@@ -46,7 +46,7 @@ const MAX_LEASE = 1024;
 /** Leases of more than one request are taken only while at least this much quota is left. */
 const LEASE_HEADROOM = 64;
 /** A lease is spent within this time or what is left of it goes back. */
-const LEASE_TTL_MS = 200;
+export const LEASE_TTL_MS = 200;
 
 interface Lease {
   slot: number;
