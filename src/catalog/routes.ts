@@ -44,7 +44,7 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       response: { 200: FoodDetail },
       summary: "One food with its nutrients, portions and footnotes",
       description:
-        "Nutrient values are per 100 g of edible portion, in SR order; with `grams` or `portion` (not both) every value is scaled to that amount and rounded to the nutrient's decimals, and `basis` says what the values are for. A 404 counts against the quota too. Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` allows it; a selection or scaled answer is compressed for its request (zstd, br or gzip).",
+        "Nutrient values are per 100 g of edible portion, in SR order; with `grams` or `portion` (not both) every value is scaled to that amount and rounded to the nutrient's decimals, and `basis` says what the values are for. A 404 counts against the quota too. Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` allows it, or as `br` (made once per food) to a client that prefers br to both; a selection or scaled answer is compressed for its request (zstd, br or gzip).",
       tags: ["Catalog"],
       credential: "apiKeyOrTrial",
       errors: [...DATA_ERRORS, "FOOD_NOT_FOUND", "VALIDATION_ERROR"],
