@@ -107,7 +107,7 @@ describe("a detail as stored, for clients that accept zstd", () => {
   });
 
   test("not to a client that refuses it; a small ?nutrients= selection goes as it is", async () => {
-    for (const refusing of ["br", "zstd;q=0", "x-zstd"]) expect((await detail(refusing)).headers.get("content-encoding")).toBeNull();
+    for (const refusing of ["deflate", "zstd;q=0", "x-zstd"]) expect((await detail(refusing)).headers.get("content-encoding")).toBeNull();
     const selected = await detail("zstd", "/v1/foods/01001?nutrients=208");
     expect(selected.headers.get("content-encoding")).toBeNull();
     expect(((await selected.json()) as { nutrients: unknown[] }).nutrients).toHaveLength(1);

@@ -1,5 +1,13 @@
 import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { brotliDecompressSync } from "node:zlib";
 import { KeptForms } from "../src/catalog/kept-forms";
+import { createFoodDetails } from "../src/catalog/service";
+import { createSqliteCatalogStore } from "../src/catalog/sqlite-store";
+import type { CatalogStore } from "../src/catalog/store";
+import { openCatalog } from "../src/db/catalog-db";
+import type { EncodedAnswer } from "../src/http/content-encoding";
+import { CATALOG_PATH, ROOT } from "./helpers/paths";
 
 const form = (seed: number, bytes: number) => Uint8Array.from({ length: bytes }, (_, i) => (seed * 31 + i) & 0xff);
 
@@ -37,4 +45,47 @@ test("a view sent is not disturbed by forms kept later", () => {
   const view = kept.get(1)!;
   for (let id = 2; id < 3000; id++) kept.keep(id, form(id, 900));
   expect(view).toEqual(form(1, 1000));
+});
+
+test("a detail's br form is made on the first br request for the food and kept: the next is a hit, nothing read or made again", async () => {
+  const catalog = createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
+  try {
+    // The real catalog, counting its reads of stored forms: a br form is made from the food's gzip form.
+    const reads: string[] = [];
+    const store: CatalogStore = Object.assign(Object.create(catalog) as CatalogStore, {
+      storedDetail: (foodId: number, coding: "zstd" | "gzip") => {
+        reads.push(`${foodId} ${coding}`);
+        return catalog.storedDetail(foodId, coding);
+      },
+    });
+    const details = createFoodDetails(store);
+    const json = details.json("11090")!;
+    reads.length = 0;
+    const answer = () => details.answer("11090") as EncodedAnswer;
+
+    const first = answer().open("br");
+    const firstBody = first.body() as Uint8Array;
+    expect(reads).toEqual(["11090 gzip"]);
+    expect(new TextDecoder().decode(brotliDecompressSync(firstBody))).toBe(json);
+
+    // Again: the tag (all a 304 asks) and the body are the kept form's, a view of the one copy kept, with no
+    // read and no compression (one would make a buffer of its own).
+    const again = Array.from({ length: 3 }, () => answer().open("br"));
+    const bodies = again.map((opened) => opened.body() as Uint8Array);
+    expect(again.map((opened) => opened.etag)).toEqual([first.etag, first.etag, first.etag]);
+    for (const body of bodies) {
+      expect(body).toEqual(firstBody);
+      expect([body.buffer === bodies[0]!.buffer, body.byteOffset]).toEqual([true, bodies[0]!.byteOffset]);
+    }
+    expect(bodies[0]!.buffer).not.toBe(firstBody.buffer);
+    expect(reads).toEqual(["11090 gzip"]);
+    // The tag of a food whose br form is not made yet is known without making it.
+    expect(answer().open("identity").etag).toBe(first.etag);
+    reads.length = 0;
+    const other = (details.answer("01001") as EncodedAnswer).open("br");
+    expect(other.etag).not.toBe(first.etag);
+    expect(reads).toEqual(["1001 gzip"]);
+  } finally {
+    catalog.close();
+  }
 });

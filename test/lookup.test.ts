@@ -3,6 +3,8 @@ import { obtainTrialToken } from "./helpers/altcha";
 import { decodeContent } from "./helpers/content-coding";
 import { oracleFoods, oracleFoodValues, oracleScaled } from "./helpers/sr28-oracle";
 import { createTestApp, type TestApp } from "./helpers/test-app";
+import { MAX_BODY_BYTES } from "../src/http/body";
+import { TRIAL_TOKEN_REQUESTS } from "../src/trial/token";
 
 // POST /v1/foods/lookup (decisions §9): several details at once, one quota unit per distinct food number,
 // all or nothing.
@@ -119,6 +121,68 @@ describe("POST /v1/foods/lookup", () => {
       expect(new TextDecoder().decode(decodeContent(coding, await response.bytes()))).toBe(identity);
     }
     expect((await lookup(body, { "x-api-key": key, "if-none-match": etag })).status).toBe(200);
+  });
+});
+
+/**
+ * One rule for every data route with a body (decisions §16 says it of the analysis too): the credential is
+ * checked first (401 whatever the body, nothing counted), then a body that is not JSON, too large, or not a
+ * request of the route's is a 4xx that costs one unit and carries the RateLimit headers, until the quota is
+ * spent; then it is the 429.
+ */
+describe("a bad body costs one unit and carries the RateLimit headers", () => {
+  const BAD_BODIES: [body: string, status: number, code: string][] = [
+    ["{bad", 400, "INVALID_JSON"],
+    [JSON.stringify({ foodNumbers: "01001" }), 400, "VALIDATION_ERROR"],
+    [JSON.stringify({ foodNumbers: ["01001"], nutrients: Array.from({ length: MAX_BODY_BYTES / 4 }, () => "203") }), 413, "PAYLOAD_TOO_LARGE"],
+  ];
+
+  /** Sends `count` bad bodies in turn; each answer's status, code and RateLimit `r` (null without the header). */
+  async function sendBadBodies(app: TestApp, headers: Record<string, string>, count: number) {
+    const answers: [number, string, number | null][] = [];
+    for (let i = 0; i < count; i++) {
+      const [body] = BAD_BODIES[i % BAD_BODIES.length]!;
+      const response = await app.request("/v1/foods/lookup", { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+      const header = response.headers.get("ratelimit");
+      answers.push([response.status, ((await response.json()) as LookupAnswer).code!, header === null ? null : remaining(response)]);
+    }
+    return answers;
+  }
+
+  test(`41 bad lookups with a fresh trial token: ${TRIAL_TOKEN_REQUESTS} 4xx counting it down, each with its headers, then 429`, async () => {
+    const { token } = await obtainTrialToken((path, init) => t.request(path, init));
+    const headers = { authorization: `Bearer ${token}` };
+    const answers = await sendBadBodies(t, headers, 41);
+    const expected = answers.map((_, i): [number, string, number | null] => {
+      if (i >= TRIAL_TOKEN_REQUESTS) return [429, "TRIAL_QUOTA_EXHAUSTED", 0];
+      const [, status, code] = BAD_BODIES[i % BAD_BODIES.length]!;
+      return [status, code, TRIAL_TOKEN_REQUESTS - 1 - i];
+    });
+    expect(answers).toEqual(expected);
+    expect((await t.request("/v1/nutrients", { headers })).status).toBe(429);
+  });
+
+  test("the same with an API key: the key's quota pays for each bad body", async () => {
+    const limited = await createTestApp({ env: { FOODAPI_FREE_LIMIT: "5/1h" } });
+    try {
+      const headers = { "x-api-key": (await limited.issueKey()).key };
+      const answers = await sendBadBodies(limited, headers, 7);
+      expect(answers.map(([status, code]) => [status, code])).toEqual([
+        [400, "INVALID_JSON"], [400, "VALIDATION_ERROR"], [413, "PAYLOAD_TOO_LARGE"], [400, "INVALID_JSON"], [400, "VALIDATION_ERROR"],
+        [429, "RATE_LIMITED"], [429, "RATE_LIMITED"],
+      ]);
+      expect(answers.map(([, , left]) => left)).toEqual([4, 3, 2, 1, 0, 0, 0]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("without a valid credential a bad body is the 401, without headers, and counts nothing", async () => {
+    const { token } = await obtainTrialToken((path, init) => t.request(path, init));
+    for (const headers of [{}, { "x-api-key": "fnk_unknown" }, { authorization: "Basic abc" }] as Record<string, string>[]) {
+      expect((await sendBadBodies(t, headers, 3)).map(([status, code, left]) => [status, code, left])).toEqual(Array.from({ length: 3 }, () => [401, "UNAUTHORIZED", null]));
+    }
+    expect(remaining(await t.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } }))).toBe(TRIAL_TOKEN_REQUESTS - 1);
   });
 });
 

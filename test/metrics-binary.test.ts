@@ -3,12 +3,14 @@ import { join } from "node:path";
 import { obtainTrialToken } from "./helpers/altcha";
 import { type RunningServer, runBinary, startServer } from "./helpers/binary";
 import { rawFetch } from "./helpers/contract-fetch";
+import { MALFORMED_ORIGIN } from "../src/http/origin-check";
 import { type Family, PrometheusParseError, parsePrometheusText, sampleValue } from "./helpers/prometheus";
 
 /**
  * /metrics on the compiled binary with two workers (decisions §10): one scrape holds both processes'
  * counters, exactly; anything but the right bearer token is the unknown-route 404; no e-mail, key id or
- * IP appears. Also the request ids on answers and access-log lines, and --log-level.
+ * IP appears. Also the request ids on answers and access-log lines, --log-level, and what the log says of a
+ * refused Origin or Referer.
  */
 
 const TOKEN = "metrics-token-0123456789abcdef";
@@ -228,5 +230,27 @@ describe("request ids", () => {
     expect(quiet.stderr()).toMatch(/foodapi \S+ listening on http:\/\/127\.0\.0\.1:\d+ \(1 worker, catalog [0-9a-f]+, data directory \S+, client IP from header cf-connecting-ip, log level warn/);
     await quiet.stop();
     expect(await quiet.stdoutLines()).toEqual([]);
+  });
+});
+
+describe("the access log", () => {
+  test("a refused Origin or Referer is logged as its origin only: never its path or query", async () => {
+    const refused: [id: string, headers: Record<string, string>, logged: string][] = [
+      ["origin-1", { referer: "https://other.example:8443/reset?token=SECRET-REFERER-TOKEN&password=hunter2#top" }, "INVALID_ORIGIN https://other.example:8443"],
+      ["origin-2", { origin: "https://other.example/reset?token=SECRET-ORIGIN-TOKEN" }, "INVALID_ORIGIN https://other.example"],
+      ["origin-3", { referer: "not a url/reset?token=SECRET-MALFORMED-TOKEN" }, `INVALID_ORIGIN ${MALFORMED_ORIGIN}`],
+    ];
+    for (const [id, headers] of refused) {
+      const response = await rawFetch(`${server.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-request-id": id, ...headers },
+        body: JSON.stringify({ email: EMAIL, password: "whatever it is" }),
+      });
+      expect([id, response.status]).toEqual([id, 403]);
+    }
+    const lines = await server.stdoutLines((entries) => refused.every(([id]) => entries.some((e) => e.requestId === id)));
+    const entries = lines.map((line) => JSON.parse(line));
+    expect(refused.map(([id]) => entries.find((e) => e.requestId === id)?.authFailure)).toEqual(refused.map(([, , logged]) => logged));
+    for (const leaked of ["SECRET-", "hunter2", "/reset", "not a url"]) expect(lines.join("\n")).not.toContain(leaked);
   });
 });

@@ -52,6 +52,30 @@ describe("trial tokens against the compiled binary", () => {
   });
 });
 
+describe("a data route's bad body against the compiled binary", () => {
+  test("41 bad lookups with a fresh token: each 4xx costs one unit and carries RateLimit, then 429", async () => {
+    const server = await startServer();
+    try {
+      const { token } = await obtainTrialToken(fetcherFor(server.url));
+      // Not JSON; JSON that is no lookup; over the limit (fetch declares its length).
+      const bodies = ["{bad", JSON.stringify({ foodNumbers: "01001" }), JSON.stringify({ foodNumbers: ["01001"], nutrients: Array.from({ length: 5000 }, () => "203") })];
+      const answers: [number, string, string | null][] = [];
+      for (let i = 0; i < 41; i++) {
+        const response = await fetch(`${server.url}/v1/foods/lookup`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: bodies[i % bodies.length],
+        });
+        answers.push([response.status, ((await response.json()) as any).code, /r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")?.[1] ?? null]);
+      }
+      const statuses = [[400, "INVALID_JSON"], [400, "VALIDATION_ERROR"], [413, "PAYLOAD_TOO_LARGE"]] as const;
+      expect(answers).toEqual(answers.map((_, i) => (i < 30 ? [...statuses[i % 3]!, String(29 - i)] : [429, "TRIAL_QUOTA_EXHAUSTED", "0"])));
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("Turnstile mode against a local stand-in siteverify", () => {
   test("success, failure and a verifier that never answers (503 JSON with Retry-After after --turnstile-timeout-ms, not a hang)", async () => {
     const TIMEOUT_MS = 300;

@@ -1,8 +1,8 @@
 /**
- * The stored (compressed) forms of food details that have been sent, kept in memory for the next client
- * asking for the same food in the same coding. Each form is copied once into a 1 MB chunk: no object,
- * buffer or allocation per form, so the collector has nothing to walk or free, and memory grows by the
- * forms' bytes alone, at most the catalog's (8,789 answers, ~20 MB a coding). A form is sent as a view of
+ * The compressed forms of food details that have been sent (stored, or made once: br), kept in memory for the
+ * next client asking for the same food in the same coding. Each form is copied once into a 1 MB chunk: no
+ * object, buffer or allocation per form, so the collector has nothing to walk or free, and memory grows by
+ * the forms' bytes alone, at most the catalog's (8,789 answers, ~20 MB a coding). A form is sent as a view of
  * its chunk: the view is the only allocation per request.
  */
 

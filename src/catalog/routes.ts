@@ -1,11 +1,6 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
-import { cachedJsonResponse } from "../http/cached-response";
-import { type CredentialGuard, guardedJson, type Principal } from "../http/credential-guard";
-import { splitUrl } from "../http/direct-routes";
-import { ApiError, errorResponse, SECURITY_HEADERS } from "../http/errors";
-import { operation } from "../http/route-table";
-import { checkedByService } from "../http/schema";
+import { type CredentialGuard, guardedBody, guardedJson } from "../http/credential-guard";
 import { type LookupRequest, LOOKUP_MAX_FOODS, lookupJson, parseLookupBody } from "./lookup";
 import { apiError } from "../http/error-catalog";
 import { type DirectRouteSpec, directRoutes, mountRoutes } from "../http/route-table";
@@ -49,7 +44,7 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       response: { 200: FoodDetail },
       summary: "One food with its nutrients, portions and footnotes",
       description:
-        "Nutrient values are per 100 g of edible portion, in SR order; with `grams` or `portion` (not both) every value is scaled to that amount and rounded to the nutrient's decimals, and `basis` says what the values are for. A 404 counts against the quota too. Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` allows it; a selection or scaled answer is compressed for its request (zstd, br or gzip).",
+        "Nutrient values are per 100 g of edible portion, in SR order; with `grams` or `portion` (not both) every value is scaled to that amount and rounded to the nutrient's decimals, and `basis` says what the values are for. A 404 counts against the quota too. Sent compressed as stored at build time (`Content-Encoding: zstd` or `gzip`, ~2 KB instead of ~15 KB) to clients whose `Accept-Encoding` allows it, or as `br` (made once per food) to a client that prefers br to both; a selection or scaled answer is compressed for its request (zstd, br or gzip).",
       tags: ["Catalog"],
       credential: "apiKeyOrTrial",
       errors: [...DATA_ERRORS, "FOOD_NOT_FOUND", "VALIDATION_ERROR"],
@@ -87,77 +82,27 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       examples: { "200": { items: [{ number: "203", name: "Protein", unit: "g", tag: "PROCNT", decimals: 2, order: 600 }] } },
       handle: guardedJson(guard, () => (nutrientsJson ??= prepare(listNutrients(store)))),
     },
+    {
+      method: "POST",
+      path: "/v1/foods/lookup",
+      body: LookupBody,
+      response: { 200: LookupResult },
+      summary: "Several foods' details at once",
+      description: `1 to ${LOOKUP_MAX_FOODS} food numbers, each answered once, in the order asked; those that are not foods are listed in \`notFound\`. \`nutrients\` and \`grams\` apply to every item as on the detail route. Costs one unit of quota per distinct food number: with fewer left, 429 and nothing is counted. A body that is too large, not JSON or not a lookup costs one unit. Compressed for its request by \`Accept-Encoding\`; the ETag is the answer's, but \`If-None-Match\` is not honoured on this POST.`,
+      tags: ["Catalog"],
+      credential: "apiKeyOrTrial",
+      errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
+      requestExample: { foodNumbers: ["01001", "01009", "99999"], nutrients: ["203", "208"], grams: 30 },
+      examples: { "200": { items: [], notFound: ["99999"] } },
+      handle: guardedBody<LookupRequest>(guard, {
+        parse: parseLookupBody,
+        cost: (lookup) => lookup.foodNumbers.length,
+        answer: (lookup) => lookupJson(lookup.foodNumbers, (n) => details.json(n, lookup.view)),
+      }),
+    },
   ];
 
-  return { direct: directRoutes(routes), documented: mountRoutes(new Elysia(), routes).use(lookupRoute(details, guard)) };
-}
-
-const LOOKUP_PATH = "/v1/foods/lookup";
-
-/**
- * `POST /v1/foods/lookup`. The credential is checked when the request arrives, before the body is read
- * (without one, the 401 whatever the body); the body is then checked here rather than by Elysia, so that a
- * bad one is counted (one unit) and answered with the RateLimit headers like every guarded request; a good
- * one costs a unit per distinct food number, all or nothing. The answer carries an ETag like every data
- * answer, but `If-None-Match` is not honoured on a POST (RFC 9110 keeps 304 to GET and HEAD).
- */
-function lookupRoute(details: ReturnType<typeof createFoodDetails>, guard: CredentialGuard) {
-  const principals = new WeakMap<Request, Principal>();
-  const isLookup = (request: Request) => {
-    if (request.method !== "POST") return false;
-    const { path } = splitUrl(request.url);
-    return path === LOOKUP_PATH || path === `${LOOKUP_PATH}/`;
-  };
-  return new Elysia()
-    .onRequest(async ({ request }) => {
-      if (!isLookup(request)) return;
-      const identity = await guard.authenticate(request);
-      if (!identity.ok) return identity.response;
-      principals.set(request, identity.principal);
-    })
-    .post(
-      LOOKUP_PATH,
-      async ({ request, body }) => {
-        let principal = principals.get(request);
-        if (!principal) {
-          // A request the arrival check did not recognise (a path spelling it does not know): checked now.
-          const identity = await guard.authenticate(request);
-          if (!identity.ok) return identity.response;
-          principal = identity.principal;
-        }
-        let lookup: LookupRequest;
-        try {
-          lookup = parseLookupBody(body);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          const counted = await guard.admit(request, principal, 1);
-          return counted.ok ? errorResponse(error, counted.headers) : counted.response;
-        }
-        const admitted = await guard.admit(request, principal, lookup.foodNumbers.length);
-        if (!admitted.ok) return admitted.response;
-        const headers = admitted.headers;
-        headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
-        try {
-          return cachedJsonResponse(request, lookupJson(lookup.foodNumbers, (n) => details.json(n, lookup.view)), headers, false);
-        } catch (error) {
-          if (error instanceof ApiError) return errorResponse(error, headers);
-          throw error;
-        }
-      },
-      {
-        body: checkedByService(LookupBody),
-        response: { 200: LookupResult },
-        detail: operation({
-          summary: "Several foods' details at once",
-          description: `1 to ${LOOKUP_MAX_FOODS} food numbers, each answered once, in the order asked; those that are not foods are listed in \`notFound\`. \`nutrients\` and \`grams\` apply to every item as on the detail route. Costs one unit of quota per distinct food number: with fewer left, 429 and nothing is counted. Compressed for its request by \`Accept-Encoding\`; the ETag is the answer's, but \`If-None-Match\` is not honoured on this POST.`,
-          tags: ["Catalog"],
-          credential: "apiKeyOrTrial",
-          errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
-          requestExample: { foodNumbers: ["01001", "01009", "99999"], nutrients: ["203", "208"], grams: 30 },
-          examples: { "200": { items: [], notFound: ["99999"] } },
-        }),
-      },
-    );
+  return { direct: directRoutes(routes), documented: mountRoutes(new Elysia(), routes) };
 }
 
 function prepare(value: unknown): PreparedJson {

@@ -1,5 +1,6 @@
 import { STORED_CODINGS } from "./import/sqlite-details";
-import { type EncodedAnswer, type PreparedJson, preparedJson } from "../http/content-encoding";
+import type { Coding } from "../http/accept-encoding";
+import { compress, type EncodedAnswer, type PreparedJson, preparedJson } from "../http/content-encoding";
 import { etagBase } from "../http/etag";
 import { type AmountRequest, parseAmountQuery, scaleDetail } from "./amounts";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
@@ -235,13 +236,25 @@ export interface DetailView {
 }
 
 /**
+ * The codings a plain detail is offered in, in the server's order among equal weights: the stored ones
+ * first, so that br goes only to a client that prefers it or accepts nothing else, and a browser or a
+ * gzip client never makes a br form be made.
+ */
+const DETAIL_CODINGS = [...STORED_CODINGS, "br"] as const satisfies readonly Coding[];
+
+/**
  * Food details. The importer stored each answer compressed as zstd and as gzip. A client that accepts one
  * gets those bytes as they are, kept in memory once sent (kept-forms.ts: no read, copy or allocation per
- * request after the first). Any other client gets the gzip form decompressed for its request, and nothing
- * of it is kept: under random access a cache of decompressed answers hit a few per cent of requests, and
- * the 16 KB buffers it retained, freed in bursts by the collector, made the allocator return pages to the
- * kernel and fault them back in (1.7 page faults a request; 0.04 without the cache, at 60 % more requests
- * per second). A view (selected nutrients, scaled amounts) is made from the decompressed JSON for its request.
+ * request after the first). A client that wants br gets a form made from the JSON on the first such request
+ * for the food, and kept the same way: made once per food per worker (~0.4 ms), never evicted (at most the
+ * catalog's br forms, ~18 MB), so never made again. Stored at import instead, they would add as much to the
+ * catalog file and more than double the first start's rebuild of the stored answers, for the few clients that
+ * take br alone (README, "Decisions not fixed by the spec"). Any other client gets the gzip form decompressed
+ * for its request, and nothing of it is kept: under random access a cache of decompressed answers hit a few
+ * per cent of requests, and the 16 KB buffers it retained, freed in bursts by the collector, made the
+ * allocator return pages to the kernel and fault them back in (1.7 page faults a request; 0.04 without the
+ * cache, at 60 % more requests per second). A view (selected nutrients, scaled amounts) is made from the
+ * decompressed JSON for its request.
  */
 export function createFoodDetails(store: CatalogStore) {
   // The catalog's food ids (8,789 numbers), so that a food that does not exist is known before any row is read.
@@ -249,8 +262,8 @@ export function createFoodDetails(store: CatalogStore) {
   const exists = (id: number) => (foodIds ??= new Set(store.foodIds())).has(id);
   let decimals: ReadonlyMap<string, number> | undefined;
   const decimalsOf = () => (decimals ??= new Map(store.nutrients().map((n) => [n.number, n.decimals])));
-  const kept: Record<StoredCoding, KeptForms> = { zstd: new KeptForms(), gzip: new KeptForms() };
-  // Every stored form of an answer carries the same entity-tag base (that of its identity bytes).
+  const kept: Record<Coding, KeptForms> = { zstd: new KeptForms(), gzip: new KeptForms(), br: new KeptForms() };
+  // Every form of an answer carries the same entity-tag base (that of its identity bytes).
   const etags = new Map<number, string>();
 
   /** A stored form as sent: kept after the first time, for the next client asking in that coding. */
@@ -270,19 +283,33 @@ export function createFoodDetails(store: CatalogStore) {
     const body = kept.gzip.get(id);
     return body === undefined ? read(id, "gzip") : { etag: etags.get(id)!, body };
   };
-  const identity = (gzip: StoredDetail): Uint8Array => Bun.gunzipSync(gzip.body, { library: "libdeflate" });
+  const identity = (gzip: StoredDetail): Uint8Array<ArrayBuffer> => Bun.gunzipSync(gzip.body, { library: "libdeflate" });
   const read = (id: number, coding: StoredCoding): StoredDetail => {
     const stored = store.storedDetail(id, coding);
     if (stored === undefined) throw new Error(`food ${id} has no stored detail`);
     return stored;
   };
 
-  /** A food's stored answer: each coding as stored, identity decompressed from gzip. */
+  /** A food's br form, made from its JSON and kept: called only when none is kept yet. */
+  const brotliForm = (id: number, gzip: StoredDetail): Uint8Array => {
+    const body = compress(identity(gzip), "br", "kept");
+    kept.br.keep(id, body);
+    etags.set(id, gzip.etag);
+    return body;
+  };
+
+  /** A food's stored answer: each coding as stored, br as made once, identity decompressed from gzip. */
   const storedAnswer = (id: number): EncodedAnswer => ({
-    offered: STORED_CODINGS,
+    offered: DETAIL_CODINGS,
     open(coding) {
-      // Only the stored codings are ever negotiated (`offered`).
-      const stored = coding === "identity" ? gzipForm(id) : storedForm(id, coding as StoredCoding);
+      if (coding === "br") {
+        const body = kept.br.get(id);
+        if (body !== undefined) return { etag: etags.get(id)!, body: () => body };
+        // A 304 asks for the tag only: the form is made when a body is sent.
+        const gzip = gzipForm(id);
+        return { etag: gzip.etag, body: () => brotliForm(id, gzip) };
+      }
+      const stored = coding === "identity" ? gzipForm(id) : storedForm(id, coding);
       return { etag: stored.etag, body: () => (coding === "identity" ? identity(stored) : stored.body) };
     },
   });

@@ -214,7 +214,7 @@ const globalRoutes = (app: AnyElysia) => (app as unknown as RouteSource).getGlob
 /** `GET /v1/foods/{foodNumber}`: an operation as the document names it, from Elysia's `get` and `/v1/foods/:foodNumber`. */
 const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:([^/]+)/g, "{$1}")}`;
 
-/** What an app serves: the dispatcher's routes (each for GET and HEAD), and the app's Elysia routes. */
+/** What an app serves: the dispatcher's routes (each for GET and HEAD, or for POST), and the app's Elysia routes. */
 export interface ServedRoutes {
   direct: readonly DirectRoute[];
   elysia: AnyElysia;
@@ -222,12 +222,13 @@ export interface ServedRoutes {
 
 /**
  * Every operation `served` answers as an API (`GET /v1/foods/{foodNumber}`), sorted: the direct routes'
- * GET and HEAD, and every Elysia route but those marked `detail.hide` (pages, their files, the document).
+ * GET and HEAD (or POST), and every Elysia route but those marked `detail.hide` (pages, their files, the
+ * document).
  */
 export function servedOperations(served: ServedRoutes): string[] {
-  const direct = served.direct.flatMap(({ path, param }) => {
+  const direct = served.direct.flatMap(({ method, path, param }) => {
     const template = param === undefined ? path : `${path}/{${param}}`;
-    return [`GET ${template}`, `HEAD ${template}`];
+    return method === "POST" ? [`POST ${template}`] : [`GET ${template}`, `HEAD ${template}`];
   });
   const elysia = globalRoutes(served.elysia)
     .filter((route) => !route.hooks.detail?.hide)

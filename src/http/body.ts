@@ -1,4 +1,5 @@
 import { apiError } from "./error-catalog";
+import { ApiError } from "./errors";
 
 /** Every request body is at most 16 KiB: nothing this API accepts needs more. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -26,4 +27,28 @@ export async function readBodyText(request: Request, max: number): Promise<strin
 export function declaresTooLargeBody(request: Request): boolean {
   const declared = request.headers.get("content-length");
   return declared !== null && Number(declared) > MAX_BODY_BYTES;
+}
+
+/**
+ * The one body parser of the API: size-checked (a declared length, and bodies without one as they are
+ * read), JSON when declared as JSON, else the text, which the route's checks then refuse. The Elysia shell
+ * parses with it, and so do the data routes with a body, which read their body themselves once the
+ * credential is checked (credential-guard.ts `guardedBody`).
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if (declaresTooLargeBody(request)) throw apiError("PAYLOAD_TOO_LARGE");
+  let text: string;
+  try {
+    text = await readBodyText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    // A body cut short (the client went away mid-body) is no JSON either: a 400, not a bug to log.
+    if (error instanceof ApiError) throw error;
+    throw apiError("INVALID_JSON");
+  }
+  if (!request.headers.get("content-type")?.toLowerCase().startsWith("application/json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw apiError("INVALID_JSON");
+  }
 }

@@ -4,7 +4,8 @@ import { chooseCoding, CODINGS, type Coding, type ContentCoding } from "./accept
 /**
  * JSON answers in the content codings clients accept. An answer is an `EncodedAnswer`: the codings it
  * can be sent in and, for the one negotiated, its entity tag base and bytes. Three kinds exist:
- * - stored forms, compressed when the catalog was built (food details, catalog/service.ts);
+ * - stored forms, compressed when the catalog was built (food details, catalog/service.ts, which makes
+ *   their br form once per food, on first demand);
  * - `preparedJson`: compressed once, on first demand per coding, for answers kept in memory (search
  *   pages in the answer cache, the group and nutrient lists);
  * - `perRequestJson`: an answer computed for this request (a portion-scaled detail, a lookup), compressed
@@ -34,7 +35,7 @@ const EFFORT = {
 
 export type Effort = keyof typeof EFFORT;
 
-export function compress(text: string, coding: Coding, effort: Effort): Uint8Array {
+export function compress(text: string | Uint8Array<ArrayBuffer>, coding: Coding, effort: Effort): Uint8Array {
   const level = EFFORT[effort][coding];
   switch (coding) {
     case "zstd":

@@ -1,3 +1,4 @@
+import { readJsonBody } from "./body";
 import { cachedJsonResponse } from "./cached-response";
 import type { EncodedAnswer } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./direct-routes";
@@ -54,8 +55,8 @@ export type GuardOutcome =
 
 /**
  * The guard as one plain function of the request, so that routes answered outside Elysia use it too.
- * `authenticate` and `admit` are its two steps, for a route that must read its body between them (the
- * batch lookup's cost depends on it, and a missing credential is the 401 whatever the body).
+ * `authenticate` and `admit` are its two steps, for a route that reads its body between them
+ * (`guardedBody`).
  */
 export type CredentialGuard = ((request: Request) => MaybePromise<GuardOutcome>) & {
   authenticate(request: Request): MaybePromise<{ ok: true; principal: Principal } | { ok: false; response: Response }>;
@@ -127,5 +128,50 @@ export function guardedJson(
   return (request, target) => {
     const outcome = guard(request);
     return isPromise(outcome) ? outcome.then((settled) => respond(request, target, settled)) : respond(request, target, outcome);
+  };
+}
+
+/** A data route's body, as the route understands it: what it is worth in quota units, and the answer. */
+export interface BodyRoute<Body> {
+  /** The parsed JSON as the route's request; throws the 400 naming the field. */
+  parse(json: unknown): Body;
+  /** The units a valid request costs, all or nothing (a batch lookup: one per distinct food). */
+  cost(body: Body): number;
+  /** The answer's JSON (an ApiError it throws keeps the RateLimit headers). */
+  answer(body: Body, principal: Principal): string;
+}
+
+/**
+ * A data route with a body (a POST). The credential is checked before the body is read: without a valid
+ * one, the 401 whatever the body, and nothing is counted. Then the body is read and parsed here, never
+ * before: a body that is too large, not JSON or not a request of the route's costs one unit and is
+ * answered with the RateLimit headers, like any counted request (a 429 once the quota is spent); a valid
+ * one costs what the route says, all or nothing. The answer carries an ETag like every data answer, but
+ * `If-None-Match` is not honoured (RFC 9110 keeps 304 to GET and HEAD). `target.body`: the body as
+ * Elysia already parsed it, when the route's Elysia copy answers (route-table.ts).
+ */
+export function guardedBody<Body>(guard: CredentialGuard, route: BodyRoute<Body>): DirectHandler {
+  return async (request, target) => {
+    const identity = await guard.authenticate(request);
+    if (!identity.ok) return identity.response;
+    const { principal } = identity;
+    let body: Body;
+    try {
+      body = route.parse("body" in target ? target.body : await readJsonBody(request));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const counted = await guard.admit(request, principal, 1);
+      return counted.ok ? errorResponse(error, counted.headers) : counted.response;
+    }
+    const admitted = await guard.admit(request, principal, route.cost(body));
+    if (!admitted.ok) return admitted.response;
+    const headers = admitted.headers;
+    headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
+    try {
+      return cachedJsonResponse(request, route.answer(body, principal), headers, false);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error, headers);
+      throw error;
+    }
   };
 }

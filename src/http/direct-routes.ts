@@ -4,12 +4,13 @@ import { errorDescription } from "./error-catalog";
 import { errorResponse } from "./errors";
 
 /**
- * The hot read routes, answered before Elysia. Elysia's generic request pipeline (context, hooks, header
- * merging) cost more than a cached answer itself, so `GET`s and `HEAD`s of the paths listed here go straight
- * to a plain `(request, target) => Response` handler. Every other request, and these paths with any other
- * method, falls through to the Elysia app, where the same routes are also mounted with their schemas (for
- * the OpenAPI document), calling the same handlers. Both are made from one declaration, a `DirectRouteSpec`
- * (route-table.ts).
+ * The data routes, answered before Elysia. Elysia's generic request pipeline (context, hooks, header
+ * merging) cost more than a cached answer itself, so `GET`s and `HEAD`s of the read routes listed here go
+ * straight to a plain `(request, target) => Response` handler. A data route with a body (a `POST`) is
+ * answered here too, because its body must not be read before its credential is counted (Elysia parses a
+ * body before any handler runs). Every other request, and these paths with any other method, falls through
+ * to the Elysia app, where the same routes are also mounted with their schemas (for the OpenAPI document),
+ * calling the same handlers. Both are made from one declaration, a `DirectRouteSpec` (route-table.ts).
  */
 /** What a handler needs of the URL once the route is matched. */
 export interface RequestTarget {
@@ -17,12 +18,19 @@ export interface RequestTarget {
   readonly search: string;
   /** The last path segment, percent-decoded, for a route declared with `param`. */
   readonly param?: string;
+  /**
+   * A POST's body as Elysia parsed it, when the route's Elysia copy answers; absent when the dispatcher
+   * answers, and the handler reads the body itself.
+   */
+  readonly body?: unknown;
 }
 
 /** A promise only where a store answers over the network: the embedded one answers in the same turn. */
 export type DirectHandler = (request: Request, target: RequestTarget) => Response | Promise<Response>;
 
 export interface DirectRoute {
+  /** GET (and HEAD) unless said. */
+  readonly method?: "POST";
   /** `/v1/foods`; with `param`, the prefix of `/v1/foods/{param}`. */
   readonly path: string;
   /** The name of the last path segment's parameter (`foodNumber`), for the document and its check. */
@@ -42,15 +50,21 @@ export interface Dispatcher {
 export function createDispatcher(routes: readonly DirectRoute[], fallback: Handle, toApiError: ErrorMapper, undocumented: readonly DirectRoute[] = []): Dispatcher {
   const exact = new Map<string, DirectHandler>();
   const withParam = new Map<string, DirectHandler>();
-  for (const route of [...routes, ...undocumented]) (route.param ? withParam : exact).set(route.path, route.handle);
+  const posts = new Map<string, DirectHandler>();
+  for (const route of [...routes, ...undocumented]) {
+    if (route.method === "POST") {
+      if (route.param) throw new Error(`direct route POST ${route.path}: a POST takes no path parameter`);
+      posts.set(route.path, route.handle);
+    } else (route.param ? withParam : exact).set(route.path, route.handle);
+  }
   const failed = (error: unknown) => errorResponse(toApiError(error));
 
   const handle: Handle = (request) => {
     const head = request.method === "HEAD";
+    if (request.method === "POST") return post(request);
     if (request.method !== "GET" && !head) return fallback(request);
     const { path: rawPath, search } = splitUrl(request.url);
-    // A trailing slash is the same route, as Elysia matches it.
-    const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
+    const path = withoutTrailingSlash(rawPath);
     let handler = exact.get(path);
     let param: string | undefined;
     if (!handler) {
@@ -69,8 +83,23 @@ export function createDispatcher(routes: readonly DirectRoute[], fallback: Handl
     if (response instanceof Promise) return response.catch(failed).then((settled) => (head ? headersOnly(settled) : settled));
     return head ? headersOnly(response) : response;
   };
+  /** A POST route reads (and size-checks) its own body, after its credential: no check here comes first. */
+  const post: Handle = (request) => {
+    const { path, search } = splitUrl(request.url);
+    const handler = posts.get(withoutTrailingSlash(path));
+    if (!handler) return fallback(request);
+    try {
+      const response = handler(request, { search });
+      return response instanceof Promise ? response.catch(failed) : response;
+    } catch (error) {
+      return failed(error);
+    }
+  };
   return { handle, routes };
 }
+
+/** A trailing slash is the same route, as Elysia matches it. */
+const withoutTrailingSlash = (path: string) => (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path);
 
 /** HEAD is answered here too, as GET without the body: the same guard, quota and status. */
 const headersOnly = (response: Response) => new Response(null, { status: response.status, headers: response.headers });

@@ -28,10 +28,30 @@ export function originCheck(allowed: ReadonlySet<string>) {
   return new Elysia().onBeforeHandle({ as: "scoped" }, ({ request }) => {
     if (!SAFE_METHODS.has(request.method) && !isAllowedOrigin(request.headers, allowed)) {
       // The operator reads why in the access log: which origin came, so that --base-url can be fixed.
-      requestFacts(request).authFailure = `INVALID_ORIGIN ${(request.headers.get("origin") ?? request.headers.get("referer") ?? "").slice(0, 200)}`;
+      requestFacts(request).authFailure = `INVALID_ORIGIN ${loggableOrigin(request.headers.get("origin") ?? request.headers.get("referer") ?? "")}`;
       throw apiError("INVALID_ORIGIN");
     }
   });
+}
+
+/** What the log says of an Origin or Referer that is not a URL with an origin. */
+export const MALFORMED_ORIGIN = "(malformed)";
+
+/**
+ * A refused Origin or Referer as the log shows it: its origin (scheme, host, port) and nothing else. A
+ * Referer's path and query can hold a page's secrets (a reset link's token), and an Origin header is
+ * whatever the client sent.
+ */
+export function loggableOrigin(value: string): string {
+  if (value === "null") return value;
+  let origin: string;
+  try {
+    origin = new URL(value).origin;
+  } catch {
+    return MALFORMED_ORIGIN;
+  }
+  // A URL without an origin of its own (`data:`, `javascript:`) serialises it as "null".
+  return origin === "null" ? MALFORMED_ORIGIN : origin.slice(0, 200);
 }
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];

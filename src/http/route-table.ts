@@ -1,6 +1,7 @@
 import { type AnyElysia, type DocumentDecoration, t, type TSchema } from "elysia";
 import type { OperationNotes } from "../docs/operations";
 import { type DirectHandler, type DirectRoute, splitUrl } from "./direct-routes";
+import { checkedByService } from "./schema";
 
 /**
  * Where a route is declared once: its path, handler and schemas, and its documentation, so that what is
@@ -51,32 +52,43 @@ export function withoutNotes(detail: DocumentDecoration | undefined): DocumentDe
 }
 
 /**
- * A GET route answered by the dispatcher (and its HEAD, as the GET without the body), and mounted on Elysia
- * with its schemas too, for the document, which is generated from Elysia's routes. That copy calls the same
- * handler, so the Elysia app alone (without the dispatcher in front) answers alike.
+ * A GET route answered by the dispatcher (and its HEAD, as the GET without the body), or a POST with a
+ * body, and mounted on Elysia with its schemas too, for the document, which is generated from Elysia's
+ * routes. That copy calls the same handler, so the Elysia app alone (without the dispatcher in front)
+ * answers alike, but for a POST's malformed body: Elysia's parser refuses it before any handler runs.
  */
 export interface DirectRouteSpec extends OperationDocs {
+  /** GET (and HEAD) unless said. */
+  method?: "POST";
   /**
    * The full path in Elysia's syntax (`/v1/foods/:foodNumber`): at most one parameter, as the last
-   * segment, which is what the dispatcher matches.
+   * segment, which is what the dispatcher matches (a POST takes none).
    */
   path: string;
   handle: DirectHandler;
   query?: TSchema;
+  /** A POST's body, as the document shows it: the handler reads and checks it itself (`guardedBody`). */
+  body?: TSchema;
   response?: Readonly<Record<number, TSchema>>;
 }
 
 /** The dispatcher's routes for `specs`. */
 export function directRoutes(specs: readonly DirectRouteSpec[]): DirectRoute[] {
-  return specs.map(({ path, handle }) => {
+  return specs.map(({ method, path, handle }) => {
     const { prefix, param } = template(path);
-    return param === undefined ? { path: prefix, handle } : { path: prefix, param, handle };
+    const route: DirectRoute = param === undefined ? { path: prefix, handle } : { path: prefix, param, handle };
+    return method === undefined ? route : { ...route, method };
   });
 }
 
-/** Mounts `specs` on `app` as GET routes calling the same handlers, documented with their notes. */
+/** Mounts `specs` on `app` as routes calling the same handlers, documented with their notes. */
 export function mountRoutes<App extends AnyElysia>(app: App, specs: readonly DirectRouteSpec[]): App {
-  for (const { path, handle, query, response, ...docs } of specs) {
+  for (const { method, path, handle, query, body, response, ...docs } of specs) {
+    if (method === "POST") {
+      const hooks = { body: checkedByService(body ?? t.Unknown()), ...(response ? { response } : {}), detail: withNotes(docs, {}) };
+      app.post(path, ({ request, body: parsed }) => handle(request, { search: splitUrl(request.url).search, body: parsed }), hooks);
+      continue;
+    }
     const { param } = template(path);
     const hooks = {
       ...(param === undefined ? {} : { params: t.Object({ [param]: t.String() }) }),

@@ -1,5 +1,5 @@
 import { Elysia, ValidationError } from "elysia";
-import { declaresTooLargeBody, MAX_BODY_BYTES, readBodyText } from "./body";
+import { declaresTooLargeBody, readJsonBody } from "./body";
 import { apiError } from "./error-catalog";
 import type { ErrorMapper } from "./error-mapping";
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
@@ -21,17 +21,8 @@ export function createAppShell(options: { toApiError: ErrorMapper }) {
         return errorResponse(apiError("PAYLOAD_TOO_LARGE"));
       }
     })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
-      // One body parser for the whole API: size-checked (bodies without a content-length too), JSON
-      // when declared as JSON, else text that the route's schema will refuse.
-      const text = await readBodyText(request, MAX_BODY_BYTES);
-      if (!contentType?.toLowerCase().startsWith("application/json")) return text;
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw apiError("INVALID_JSON");
-      }
-    })
+    // One body parser for the whole API (body.ts).
+    .onParse({ as: "global" }, ({ request }) => readJsonBody(request))
     .onAfterHandle({ as: "global" }, ({ response, set }) => {
       if (!(response instanceof Response) && typeof response === "object" && response !== null) {
         set.headers["content-type"] = JSON_CONTENT_TYPE;

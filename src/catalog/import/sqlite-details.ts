@@ -13,8 +13,8 @@ const FOODS_PER_BATCH = 500;
  * How the stored forms are compressed. The first start of a new binary rebuilds them (see
  * `restoreFoodDetails`), so each costs start-up time: libdeflate's gzip level 1 is as small as zstd's level
  * 3 here (~2.3 KB a detail on average) in a third of zlib's time. Brotli is not stored: it only beats these
- * from quality 4, which would take longer than everything else the first start does together, and every
- * client that accepts br accepts gzip too.
+ * from quality 4, which would take longer than everything else the first start does together; the few
+ * clients that take br alone get a form made once per food by the server (catalog/service.ts).
  */
 const STORED_LEVELS = { zstd: 3, gzip: 1 } as const;
 
