@@ -113,7 +113,7 @@ describe("the OpenAPI document", () => {
     const { paths, components } = await openApiDocument();
     expect(components.schemas.Error).toMatchObject({ required: ["code", "message"] });
     expect(Object.keys(components.headers).sort()).toEqual([
-      "Cache-Control", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "Vary", "WWW-Authenticate",
+      "Cache-Control", "Cache-Control-No-Store", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "Vary", "WWW-Authenticate",
     ]);
 
     const search = paths["/v1/foods"]!.get!;
@@ -130,6 +130,9 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(signUp.requestBody.content)).toEqual(["application/json"]);
     expect(signUp.requestBody.content["application/json"].schema.required).toEqual(["email", "password", "name"]);
     expect(signUp.responses["200"]!.headers).toEqual({ "Set-Cookie": { $ref: "#/components/headers/Set-Cookie" } });
+    // An answer about an account says it is not to be kept, and the contract check holds every answer to it.
+    expect(paths["/v1/keys"]!.get!.responses["200"]!.headers).toEqual({ "Cache-Control": { $ref: "#/components/headers/Cache-Control-No-Store" } });
+    expect(paths["/api/auth/get-session"]!.get!.responses["200"]!.headers).toEqual({ "Cache-Control": { $ref: "#/components/headers/Cache-Control-No-Store" } });
 
     // Every documented error is the one error shape, with examples (the health check's 503 is its own
     // shape; a HEAD has no body).

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { jsonPost, sessionCookie } from "./helpers/http";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
 
 /**
  * Account self-service (decisions §13) through the app's HTTP interface, on the test backend (SQLite, or
@@ -254,6 +254,40 @@ describe("delete-user", () => {
     const again = await t.request("/api/auth/sign-up/email", jsonPost({ email: "leaving@example.com", password: "another password", name: "Back" }, client()));
     expect(again.status).toBe(200);
     expect(((await again.json()) as any).user.id).not.toBe(user.id);
+  });
+});
+
+describe("account answers", () => {
+  test("every answer about an account is Cache-Control: no-store, on every route that takes a session", async () => {
+    const { cookie } = await signUp("cached@example.com");
+    const other = sessionCookie(await signIn("cached@example.com", "first password"));
+    const otherId = (await listSessions(other)).find((s) => s.current).id;
+    const issued = await t.request("/v1/keys", jsonPost({ name: "k" }, { cookie }));
+    const keyId = ((await issued.clone().json()) as any).id;
+    const answers: [string, Response][] = [
+      ["GET /api/auth/get-session", await t.request("/api/auth/get-session", { headers: { cookie } })],
+      ["GET /api/auth/list-sessions", await t.request("/api/auth/list-sessions", { headers: { cookie } })],
+      ["POST /v1/keys", issued],
+      ["GET /v1/keys", await t.request("/v1/keys", { headers: { cookie } })],
+      ["GET /v1/keys/{id}/usage", await t.request(`/v1/keys/${keyId}/usage`, { headers: { cookie } })],
+      ["PATCH /v1/keys/{id}", await t.request(`/v1/keys/${keyId}`, { method: "PATCH", headers: { cookie, "content-type": "application/json" }, body: '{"name":"n"}' })],
+      ["DELETE /v1/keys/{id}", await t.request(`/v1/keys/${keyId}`, { method: "DELETE", headers: { cookie } })],
+      ["POST /api/auth/update-user", await post("update-user", { name: "Cached" }, { cookie })],
+      ["POST /api/auth/change-password", await post("change-password", { currentPassword: "first password", newPassword: "first password" }, { cookie, ...client() })],
+      ["POST /api/auth/revoke-session", await post("revoke-session", { id: otherId }, { cookie })],
+      ["POST /api/auth/revoke-other-sessions", await post("revoke-other-sessions", {}, { cookie })],
+      ["POST /api/auth/sign-out", await t.request("/api/auth/sign-out", { method: "POST", headers: { cookie: other } })],
+      ["POST /api/auth/delete-user", await post("delete-user", { password: "first password" }, { cookie, ...client() })],
+    ];
+    for (const [what, response] of answers) expect([what, response.status < 300, response.headers.get("cache-control")]).toEqual([what, true, "no-store"]);
+
+    // Every operation of the document that takes a session is among them: a new one must be added here.
+    const sessionOperations = Object.entries(documentOf(t.app).paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => JSON.stringify(operation.security).includes("sessionCookie"))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(answers.map(([what]) => what).sort()).toEqual(expect.arrayContaining(sessionOperations.sort()));
   });
 });
 

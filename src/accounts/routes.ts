@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/config";
 import { STATE_ERROR } from "../docs/operations";
-import { JSON_CONTENT_TYPE, NO_STORE } from "../http/errors";
+import { JSON_CONTENT_TYPE } from "../http/errors";
+import { noStoreUnder } from "../http/no-store";
 import { originCheck } from "../http/origin-check";
 import { operation } from "../http/route-table";
 import type { Limiter } from "../limits/limiter";
@@ -41,8 +42,7 @@ export function authRoutes(deps: AuthRouteDeps) {
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/sign-up/email",
-      async ({ body, cookie, set, request }) => {
-        Object.assign(set.headers, NO_STORE);
+      async ({ body, cookie, request }) => {
         const client = sessionClientOf(request, deps.config.clientIpHeader);
         let token = "";
         // The account and its first session are written together: a failed write leaves neither, so a
@@ -72,8 +72,7 @@ export function authRoutes(deps: AuthRouteDeps) {
     )
     .post(
       "/sign-in/email",
-      async ({ body, cookie, set, request }) => {
-        Object.assign(set.headers, NO_STORE);
+      async ({ body, cookie, request }) => {
         const user = await signIn(accounts, body);
         const persistent = body.rememberMe !== false;
         const token = await createSession(sessions, clock, user.id, persistent, sessionClientOf(request, deps.config.clientIpHeader));
@@ -98,6 +97,8 @@ export function authRoutes(deps: AuthRouteDeps) {
     );
 
   return new Elysia({ prefix: "/api/auth" })
+    // Every answer here is about an account, or carries a session token.
+    .use(noStoreUnder(["/api/auth"]))
     .use(originCheck(deps.allowedOrigins))
     .use(limited)
     .use(selfServiceRoutes(deps))

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
-import { NO_STORE } from "../http/errors";
 import { operation } from "../http/route-table";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, setSessionCookie } from "./cookie";
@@ -42,8 +41,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/change-password",
-      async ({ body, account, cookie, set, request }) => {
-        Object.assign(set.headers, NO_STORE);
+      async ({ body, account, cookie, request }) => {
         const changed = await changePassword(deps, account, body, sessionClientOf(request, deps.config.clientIpHeader));
         if (changed.token) setSessionCookie(cookie, changed.token, { secure: secureCookies, persistent: changed.persistent });
         return { token: changed.token, user: toUserJson(changed.user) };

@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
 import { apiError, tooManyRequests } from "../http/error-catalog";
-import { NO_STORE } from "../http/errors";
 import type { RateSpec } from "../config/config";
 import { STATE_ERROR } from "../docs/operations";
 import type { Limiter } from "../limits/limiter";
@@ -43,7 +42,6 @@ export function keyRoutes(
     .post(
       "",
       async ({ body, account, set }) => {
-        Object.assign(set.headers, NO_STORE);
         const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
         if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
         // Issuing is limited per account: each issue and revoke is a write and a cache change everywhere.
