@@ -133,6 +133,8 @@ describe("the OpenAPI document", () => {
     // An answer about an account says it is not to be kept, and the contract check holds every answer to it.
     expect(paths["/v1/keys"]!.get!.responses["200"]!.headers).toEqual({ "Cache-Control": { $ref: "#/components/headers/Cache-Control-No-Store" } });
     expect(paths["/api/auth/get-session"]!.get!.responses["200"]!.headers).toEqual({ "Cache-Control": { $ref: "#/components/headers/Cache-Control-No-Store" } });
+    const signIn = paths["/api/auth/sign-in/email"]!.post!;
+    expect(Object.keys(signIn.responses["429"]!.content!["application/json"].examples).sort()).toEqual(["PASSWORD_ATTEMPTS_LIMITED", "TOO_MANY_REQUESTS"]);
 
     // Every documented error is the one error shape, with examples (the health check's 503 is its own
     // shape; a HEAD has no body).

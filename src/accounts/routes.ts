@@ -9,6 +9,7 @@ import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";
 import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
+import { passwordFailureLimitInWords } from "./password-check";
 import { signIn, signUp, toSessionJson, toUserJson } from "./service";
 import type { SessionDeps } from "./session-guard";
 import { createSession, invalidateSession, newSession, validateSession } from "./sessions";
@@ -73,7 +74,7 @@ export function authRoutes(deps: AuthRouteDeps) {
     .post(
       "/sign-in/email",
       async ({ body, cookie, request }) => {
-        const user = await signIn(accounts, body);
+        const user = await signIn(deps, body);
         const persistent = body.rememberMe !== false;
         const token = await createSession(sessions, clock, user.id, persistent, sessionClientOf(request, deps.config.clientIpHeader));
         setSessionCookie(cookie, token, { secure: secureCookies, persistent });
@@ -84,11 +85,10 @@ export function authRoutes(deps: AuthRouteDeps) {
         response: { 200: SignInResponse },
         detail: operation({
           summary: "Sign in with e-mail and password",
-          description:
-            "An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (`foodapi users disable`) gets 403 `BANNED_USER`. `rememberMe: false` makes the cookie end with the browser session.",
+          description: `An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (\`foodapi users disable\`) gets 403 \`BANNED_USER\`. \`rememberMe: false\` makes the cookie end with the browser session. Besides the per-IP limit, each e-mail address, with an account or not, may have ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} from any IP (change-password and delete-user count too); past it, 429 whatever the password.`,
           tags: ["Accounts"],
           credential: "none",
-          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER"],
+          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER", "PASSWORD_ATTEMPTS_LIMITED"],
           requestExample: { email: "you@example.com", password: "a long password" },
           examples: { "200": { redirect: false, token: "<session token>", user } },
           setsCookie: true,
