@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../src/accounts/passwo
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../src/catalog/search-params";
 import { documentedOperations, servedOperations, undocumentedOperations } from "../src/docs/openapi";
 import { createDispatcher } from "../src/http/direct-routes";
+import { KEY_CACHE_TTL_MS } from "../src/keys/active-keys";
 import { KEY_NAME_MAX_LENGTH } from "../src/keys/service";
 import { createTestApp } from "./helpers/test-app";
 
@@ -79,6 +80,13 @@ describe("the OpenAPI document", () => {
     );
     expect((await dispatcher.handle(new Request("http://x/v1/recipes/1"))).status).toBe(200);
     expect(undocumentedOperations({ direct: dispatcher.routes, elysia: t.app.elysia }, document)).toEqual(["GET /v1/recipes/{id}", "HEAD /v1/recipes/{id}"]);
+  });
+
+  test("deleting the account and revoking a key promise no more than the key cache's bound where no signal reaches", async () => {
+    const { paths } = await openApiDocument();
+    for (const operation of [paths["/api/auth/delete-user"]!.post!, paths["/v1/keys/{id}"]!.delete!]) {
+      expect(operation.description).toContain(`with PostgreSQL and no Redis, at once on the process that answered and within ${KEY_CACHE_TTL_MS / 1000} s on the others`);
+    }
   });
 
   test("the detail route's own description is in it, beside the notes", async () => {

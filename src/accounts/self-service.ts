@@ -64,9 +64,9 @@ export async function renameUser(deps: { accounts: AccountStore; clock: Clock },
 
 /**
  * Deletes the account after checking its password: the account, its sessions, its keys and their usage in
- * one transaction (accounts/store.ts); then every process drops the keys from its cache (the revocation
- * signal: the next request with one is the uniform 401 everywhere) and the rate limiter forgets the keys'
- * and the account's counters.
+ * one transaction (accounts/store.ts); then the keys are dropped from the caches (the revocation signal,
+ * which reaches as far as KEYS_REFUSED says) and the rate limiter forgets the keys' and the account's
+ * counters.
  */
 export async function deleteAccount(
   deps: PasswordCheckDeps & { accounts: AccountStore; activeKeys: ActiveKeys; clock: Clock },

@@ -10,7 +10,7 @@ import { operation } from "../http/route-table";
 import { keyUsage, USAGE_HOURS } from "../usage/service";
 import type { UsageStore } from "../usage/store";
 import { CreateKeyBody, IssuedKey, KeyList, KeyUsage, ListedKey, RenameKeyBody } from "./model";
-import type { ActiveKeys } from "./active-keys";
+import { type ActiveKeys, KEYS_REFUSED } from "./active-keys";
 import { issueKey, KEY_NAME_MAX_LENGTH, keyIssueBucket, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
 import type { ApiKey, KeyStore } from "./store";
 
@@ -145,7 +145,7 @@ export function keyRoutes(
         params: t.Object({ id: t.String() }),
         detail: operation({
           summary: "Revoke one of the caller's keys",
-          description: "The key stops working on the next request. Another account's key, an unknown or an already revoked one: 404.",
+          description: `The key gets the uniform 401 ${KEYS_REFUSED}. Another account's key, an unknown or an already revoked one: 404.`,
           tags: ["API keys"],
           credential: "session",
           errors: [...KEY_ERRORS, "KEY_NOT_FOUND"],
