@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { parseRateSpec } from "../src/config/config";
+import { SETTINGS } from "../src/config/settings";
 import { ERRORS, type ErrorName } from "../src/docs/operations";
 import { apiError } from "../src/http/error-catalog";
 import { obtainTrialToken } from "./helpers/altcha";
@@ -60,6 +62,13 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
     const attempt = () => t.request("/api/auth/sign-in/email", jsonPost({ email: "nobody@example.com", password: "whatever1" }, fromIp("10.0.0.9")));
     for (let i = 0; i < 3; i++) await attempt();
     return attempt();
+  },
+  async PASSWORD_ATTEMPTS_LIMITED() {
+    // The default limit, each wrong password from an IP of its own: the per-account limit, not the per-IP one.
+    const { limit } = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit");
+    const attempt = (i: number) => t.request("/api/auth/sign-in/email", jsonPost({ email: "locked@example.com", password: "whatever1" }, fromIp(`10.0.1.${i}`)));
+    for (let i = 0; i < limit; i++) await attempt(i);
+    return attempt(limit);
   },
   async TRIAL_QUOTA_EXHAUSTED() {
     const { token } = await obtainTrialToken((path, init) => t.request(path, init), fromIp("10.0.0.10"));

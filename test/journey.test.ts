@@ -88,15 +88,23 @@ describe("the whole journey against the binary", () => {
     expect(statuses.filter((s) => s === 422)).toHaveLength(19);
   });
 
-  test("the 11th sign-in within a minute from one IP is 429 with Retry-After; another IP is not limited", async () => {
+  test("the 11th sign-in within a minute from one IP is 429 with Retry-After; another IP is not limited, but the account is", async () => {
     const ip = freshIp();
-    const attempt = (from: string) => call("/api/auth/sign-in/email", { body: { email: "journey@example.com", password: "wrong password" }, ip: from });
+    const attempt = (from: string, email = "journey@example.com") => call("/api/auth/sign-in/email", { body: { email, password: "wrong password" }, ip: from });
     for (let i = 0; i < 10; i++) expect((await attempt(ip)).status).toBe(401);
     const limited = await attempt(ip);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(((await limited.json()) as any).code).toBe("TOO_MANY_REQUESTS");
-    expect((await attempt(freshIp())).status).toBe(401);
+    expect(await limited.json()).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many attempts from your network. Try again later." });
+    expect((await attempt(freshIp(), "someone-else@example.com")).status).toBe(401);
+    // Ten wrong passwords for the account, the default --password-failure-limit: from any IP, and with the
+    // right password too, its sign-ins are 429 for the next 15 minutes.
+    for (const password of ["wrong password", "a long password"]) {
+      const locked = await call("/api/auth/sign-in/email", { body: { email: "journey@example.com", password }, ip: freshIp() });
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(60);
+      expect(await locked.json()).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many wrong passwords for this account. Try again later." });
+    }
   });
 
   test("bad bodies are 4xx JSON, never 5xx", async () => {

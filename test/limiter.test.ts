@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { RateSpec } from "../src/config/config";
 import { createLimiter, slotsFor } from "../src/limits/limiter";
 import { openTestState } from "./helpers/test-backend";
+import { pollUntil } from "./helpers/wait";
 
 /**
  * Two limiters on one state stand for two processes, each with its own leases and its own connections
@@ -61,6 +62,31 @@ describe("the limiter", () => {
     expect(await counted("key:k", spec, now)).toBeGreaterThanOrEqual(served);
     for (const limiter of limiters) limiter.releaseLeases({ all: true });
     expect(await counted("key:k", spec, now)).toBe(served);
+    await state.close();
+  });
+
+  test("giveBack uncounts a request that was allowed, whether it was served from a lease or not", async () => {
+    let now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, counted, limiters } = await twoProcesses(() => now);
+    // A small limit (one request per grant) and a large one (leases of several): both end at what was kept.
+    for (const spec of [{ limit: 10, windowSeconds: 900 }, { limit: 100_000, windowSeconds: 3600 }]) {
+      const bucket = `failures:${spec.limit}`;
+      let kept = 0;
+      for (let i = 0; i < 30; i++) {
+        const limiter = limiters[i % 2]!;
+        const result = await limiter.consume(bucket, spec);
+        if (i % 3 === 0) await limiter.giveBack(bucket, result);
+        else if (result.allowed) kept++;
+        now += 7;
+      }
+      for (const limiter of limiters) limiter.releaseLeases({ all: true });
+      // Leases are given back without waiting for the store (over the network, a moment later).
+      const settled = await pollUntil(async () => ((await counted(bucket, spec, now)) === kept ? true : undefined), {
+        ms: 2000,
+        what: `the count of ${bucket} at the ${kept} requests kept`,
+      });
+      expect(settled).toBe(true);
+    }
     await state.close();
   });
 

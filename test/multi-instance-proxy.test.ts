@@ -108,7 +108,7 @@ describe.skipIf(missing !== undefined)("two instances behind one proxy, as READM
       const source = client.replace(/1$/, "2");
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const attempt = await requestFrom(running!.url, source, "POST", "/api/auth/sign-in/email", { json: { email: "nobody@example.com", password: "not the password" } });
+        const attempt = await requestFrom(running!.url, source, "POST", "/api/auth/sign-in/email", { json: { email: `nobody-${source}@example.com`, password: "not the password" } });
         statuses.push(attempt.status);
       }
       expect(statuses).toEqual([...Array(10).fill(401), 429]);

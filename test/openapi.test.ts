@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../src/accounts/passwo
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../src/catalog/search-params";
 import { documentedOperations, servedOperations, undocumentedOperations } from "../src/docs/openapi";
 import { createDispatcher } from "../src/http/direct-routes";
+import { KEY_CACHE_TTL_MS } from "../src/keys/active-keys";
 import { KEY_NAME_MAX_LENGTH } from "../src/keys/service";
 import { createTestApp } from "./helpers/test-app";
 
@@ -84,6 +85,13 @@ describe("the OpenAPI document", () => {
     expect(undocumentedOperations({ direct: dispatcher.routes, elysia: t.app.elysia }, document)).toEqual(["GET /v1/recipes/{id}", "HEAD /v1/recipes/{id}"]);
   });
 
+  test("deleting the account and revoking a key promise no more than the key cache's bound where no signal reaches", async () => {
+    const { paths } = await openApiDocument();
+    for (const operation of [paths["/api/auth/delete-user"]!.post!, paths["/v1/keys/{id}"]!.delete!]) {
+      expect(operation.description).toContain(`with PostgreSQL and no Redis, at once on the process that answered and within ${KEY_CACHE_TTL_MS / 1000} s on the others`);
+    }
+  });
+
   test("the detail route's own description is in it, beside the notes", async () => {
     const { paths } = await openApiDocument();
     const detail = paths["/v1/foods/{foodNumber}"]!;
@@ -116,7 +124,7 @@ describe("the OpenAPI document", () => {
     const { paths, components } = await openApiDocument();
     expect(components.schemas.Error).toMatchObject({ required: ["code", "message"] });
     expect(Object.keys(components.headers).sort()).toEqual([
-      "Cache-Control", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "Vary", "WWW-Authenticate",
+      "Cache-Control", "Cache-Control-No-Store", "Content-Encoding", "ETag", "RateLimit", "RateLimit-Policy", "Retry-After", "Set-Cookie", "Set-Cookie-When-Changed", "Vary", "WWW-Authenticate",
     ]);
 
     const search = paths["/v1/foods"]!.get!;
@@ -133,6 +141,11 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(signUp.requestBody.content)).toEqual(["application/json"]);
     expect(signUp.requestBody.content["application/json"].schema.required).toEqual(["email", "password", "name"]);
     expect(signUp.responses["200"]!.headers).toEqual({ "Set-Cookie": { $ref: "#/components/headers/Set-Cookie" } });
+    // An answer about an account says it is not to be kept, and the contract check holds every answer to it.
+    expect(paths["/v1/keys"]!.get!.responses["200"]!.headers).toEqual({ "Cache-Control": { $ref: "#/components/headers/Cache-Control-No-Store" } });
+    expect(paths["/api/auth/get-session"]!.get!.responses["200"]!.headers).toEqual({ "Cache-Control": { $ref: "#/components/headers/Cache-Control-No-Store" } });
+    const signIn = paths["/api/auth/sign-in/email"]!.post!;
+    expect(Object.keys(signIn.responses["429"]!.content!["application/json"].examples).sort()).toEqual(["PASSWORD_ATTEMPTS_LIMITED", "TOO_MANY_REQUESTS"]);
 
     // Every documented error is the one error shape, with examples (the health check's 503 is its own
     // shape; a HEAD has no body).

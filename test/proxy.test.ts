@@ -10,9 +10,12 @@ import { caddy, nginx, proxyInstalled, requestFrom, type RunningProxy, startProx
  * Clients are told apart by their source address (127.0.0.2, 127.0.0.3, ...: all of 127.0.0.0/8 is
  * loopback on Linux), as the proxy sees them.
  */
-/** A failing sign-in sent from `source` through the proxy, with `headers` as the client's own extra headers. */
+/**
+ * A failing sign-in sent from `source` through the proxy, with `headers` as the client's own extra headers.
+ * Each source tries an e-mail of its own, so that only the per-IP limit is at play, not the per-account one.
+ */
 const signIn = (proxyUrl: string, source: string, headers: Record<string, string> = {}) =>
-  requestFrom(proxyUrl, source, "POST", "/api/auth/sign-in/email", { headers, json: { email: "nobody@example.com", password: "not the password" } });
+  requestFrom(proxyUrl, source, "POST", "/api/auth/sign-in/email", { headers, json: { email: `nobody-${source}@example.com`, password: "not the password" } });
 
 describe.each([
   ["nginx", nginx],

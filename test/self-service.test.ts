@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { jsonPost, sessionCookie } from "./helpers/http";
-import { createTestApp, type TestApp } from "./helpers/test-app";
+import { parseRateSpec } from "../src/config/config";
+import { SETTINGS } from "../src/config/settings";
+import { jsonPost, sessionCookie, snapshot } from "./helpers/http";
+import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
 
 /**
  * Account self-service (decisions §13) through the app's HTTP interface, on the test backend (SQLite, or
@@ -8,8 +10,12 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
  * own where the per-IP sign-in limit could interfere.
  */
 let t: TestApp;
+/** Attempts per client IP and route (the app's --auth-limit, per minute). */
+const AUTH_ATTEMPTS = 5;
+/** Wrong passwords per account: the default --password-failure-limit, which the app runs with. */
+const PASSWORD_FAILURES = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit").limit;
 beforeAll(async () => {
-  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "5/1m", FOODAPI_TRUSTED_ORIGINS: "https://dash.example.com" } });
+  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: `${AUTH_ATTEMPTS}/1m`, FOODAPI_TRUSTED_ORIGINS: "https://dash.example.com" } });
 });
 afterAll(() => t.close());
 
@@ -86,7 +92,7 @@ describe("change-password", () => {
   test("counted against the per-IP sign-in limit: past it, 429 TOO_MANY_REQUESTS with Retry-After", async () => {
     const { cookie, headers } = await signUp("limited@example.com");
     const attempt = () => post("change-password", { currentPassword: "not it at all", newPassword: "second password" }, { cookie, ...headers });
-    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(400);
+    for (let i = 0; i < AUTH_ATTEMPTS; i++) expect((await attempt()).status).toBe(400);
     const refused = await attempt();
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as any).code).toBe("TOO_MANY_REQUESTS");
@@ -221,6 +227,19 @@ describe("delete-user", () => {
     expect((await getSession(cookie))?.user.email).toBe("notyet@example.com");
   });
 
+  test("counted against the per-IP sign-in limit: past it, 429 TOO_MANY_REQUESTS with Retry-After, the right password too", async () => {
+    const { cookie, headers } = await signUp("hammer@example.com");
+    const attempt = (password: string) => post("delete-user", { password }, { cookie, ...headers });
+    for (let i = 0; i < AUTH_ATTEMPTS; i++) expect((await attempt("not the password")).status).toBe(400);
+    for (const password of ["not the password", "first password"]) {
+      const refused = await attempt(password);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as any).code).toBe("TOO_MANY_REQUESTS");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect((await getSession(cookie))?.user.email).toBe("hammer@example.com");
+  });
+
   test("deletes the account, its sessions, keys and usage at once: cookie cleared, keys 401, e-mail free, no row of it left", async () => {
     const { cookie, user } = await signUp("leaving@example.com");
     const elsewhere = sessionCookie(await signIn("leaving@example.com", "first password"));
@@ -254,6 +273,89 @@ describe("delete-user", () => {
     const again = await t.request("/api/auth/sign-up/email", jsonPost({ email: "leaving@example.com", password: "another password", name: "Back" }, client()));
     expect(again.status).toBe(200);
     expect(((await again.json()) as any).user.id).not.toBe(user.id);
+  });
+});
+
+describe("wrong passwords per account", () => {
+  const wrongSignIn = (email: string) => () => signIn(email, "not the password");
+  const wrongChange = (cookie: string) => () => post("change-password", { currentPassword: "not the password", newPassword: "second password" }, { cookie, ...client() });
+  const wrongDelete = (cookie: string) => () => post("delete-user", { password: "not the password" }, { cookie, ...client() });
+  async function expectRefused(response: Response) {
+    expect(response.status).toBe(429);
+    expect(await response.json()).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many wrong passwords for this account. Try again later." });
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+  }
+
+  test("past the limit, from any client IP, every route that checks the password is 429 with Retry-After, the right password too", async () => {
+    const { cookie } = await signUp("target@example.com");
+    // Every attempt from a client IP of its own (client()): the per-IP limit never applies.
+    const wrong = [wrongSignIn("target@example.com"), wrongChange(cookie), wrongDelete(cookie)];
+    for (let i = 0; i < PASSWORD_FAILURES; i++) expect([400, 401]).toContain((await wrong[i % wrong.length]!()).status);
+    for (const attempt of wrong) await expectRefused(await attempt());
+    await expectRefused(await signIn("target@example.com", "first password"));
+    await expectRefused(await post("delete-user", { password: "first password" }, { cookie, ...client() }));
+    // Nothing happened to the account, and another account is not affected.
+    expect((await getSession(cookie))?.user.email).toBe("target@example.com");
+    await signUp("unaffected@example.com");
+    expect((await signIn("unaffected@example.com", "first password")).status).toBe(200);
+  });
+
+  test("only wrong passwords count: right ones in between leave the allowance as it was", async () => {
+    const { cookie } = await signUp("typos@example.com");
+    for (let i = 0; i < PASSWORD_FAILURES - 1; i++) expect((await wrongSignIn("typos@example.com")()).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await signIn("typos@example.com", "first password")).status).toBe(200);
+    expect((await wrongDelete(cookie)()).status).toBe(400);
+    await expectRefused(await wrongSignIn("typos@example.com")());
+  });
+
+  test("an unknown e-mail is counted the same way, so the limit does not tell which e-mails have an account", async () => {
+    await signUp("exists@example.com");
+    const answers = async (email: string) => {
+      const seen = [];
+      for (let i = 0; i <= PASSWORD_FAILURES; i++) {
+        const { status, body, headers } = await snapshot(await wrongSignIn(email)());
+        // Retry-After counts down from each account's own first failure: its name only.
+        seen.push({ status, body, headers: headers.map(([name, value]) => [name, name === "retry-after" ? "<seconds>" : value]) });
+      }
+      return seen;
+    };
+    const known = await answers("exists@example.com");
+    expect(known.map((answer) => answer.status)).toEqual([...Array(PASSWORD_FAILURES).fill(401), 429]);
+    expect(await answers("nobody-here@example.com")).toEqual(known);
+  });
+});
+
+describe("account answers", () => {
+  test("every answer about an account is Cache-Control: no-store, on every route that takes a session", async () => {
+    const { cookie } = await signUp("cached@example.com");
+    const other = sessionCookie(await signIn("cached@example.com", "first password"));
+    const otherId = (await listSessions(other)).find((s) => s.current).id;
+    const issued = await t.request("/v1/keys", jsonPost({ name: "k" }, { cookie }));
+    const keyId = ((await issued.clone().json()) as any).id;
+    const answers: [string, Response][] = [
+      ["GET /api/auth/get-session", await t.request("/api/auth/get-session", { headers: { cookie } })],
+      ["GET /api/auth/list-sessions", await t.request("/api/auth/list-sessions", { headers: { cookie } })],
+      ["POST /v1/keys", issued],
+      ["GET /v1/keys", await t.request("/v1/keys", { headers: { cookie } })],
+      ["GET /v1/keys/{id}/usage", await t.request(`/v1/keys/${keyId}/usage`, { headers: { cookie } })],
+      ["PATCH /v1/keys/{id}", await t.request(`/v1/keys/${keyId}`, { method: "PATCH", headers: { cookie, "content-type": "application/json" }, body: '{"name":"n"}' })],
+      ["DELETE /v1/keys/{id}", await t.request(`/v1/keys/${keyId}`, { method: "DELETE", headers: { cookie } })],
+      ["POST /api/auth/update-user", await post("update-user", { name: "Cached" }, { cookie })],
+      ["POST /api/auth/change-password", await post("change-password", { currentPassword: "first password", newPassword: "first password" }, { cookie, ...client() })],
+      ["POST /api/auth/revoke-session", await post("revoke-session", { id: otherId }, { cookie })],
+      ["POST /api/auth/revoke-other-sessions", await post("revoke-other-sessions", {}, { cookie })],
+      ["POST /api/auth/sign-out", await t.request("/api/auth/sign-out", { method: "POST", headers: { cookie: other } })],
+      ["POST /api/auth/delete-user", await post("delete-user", { password: "first password" }, { cookie, ...client() })],
+    ];
+    for (const [what, response] of answers) expect([what, response.status < 300, response.headers.get("cache-control")]).toEqual([what, true, "no-store"]);
+
+    // Every operation of the document that takes a session is among them: a new one must be added here.
+    const sessionOperations = Object.entries(documentOf(t.app).paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => JSON.stringify(operation.security).includes("sessionCookie"))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(answers.map(([what]) => what).sort()).toEqual(expect.arrayContaining(sessionOperations.sort()));
   });
 });
 

@@ -1,13 +1,15 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/config";
 import { STATE_ERROR } from "../docs/operations";
-import { JSON_CONTENT_TYPE, NO_STORE } from "../http/errors";
+import { JSON_CONTENT_TYPE } from "../http/errors";
+import { noStoreUnder } from "../http/no-store";
 import { originCheck } from "../http/origin-check";
 import { operation } from "../http/route-table";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";
 import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
+import { passwordFailureLimitInWords } from "./password-check";
 import { signIn, signUp, toSessionJson, toUserJson } from "./service";
 import type { SessionDeps } from "./session-guard";
 import { createSession, invalidateSession, newSession, validateSession } from "./sessions";
@@ -41,8 +43,7 @@ export function authRoutes(deps: AuthRouteDeps) {
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/sign-up/email",
-      async ({ body, cookie, set, request }) => {
-        Object.assign(set.headers, NO_STORE);
+      async ({ body, cookie, request }) => {
         const client = sessionClientOf(request, deps.config.clientIpHeader);
         let token = "";
         // The account and its first session are written together: a failed write leaves neither, so a
@@ -72,9 +73,8 @@ export function authRoutes(deps: AuthRouteDeps) {
     )
     .post(
       "/sign-in/email",
-      async ({ body, cookie, set, request }) => {
-        Object.assign(set.headers, NO_STORE);
-        const user = await signIn(accounts, body);
+      async ({ body, cookie, request }) => {
+        const user = await signIn(deps, body);
         const persistent = body.rememberMe !== false;
         const token = await createSession(sessions, clock, user.id, persistent, sessionClientOf(request, deps.config.clientIpHeader));
         setSessionCookie(cookie, token, { secure: secureCookies, persistent });
@@ -85,11 +85,10 @@ export function authRoutes(deps: AuthRouteDeps) {
         response: { 200: SignInResponse },
         detail: operation({
           summary: "Sign in with e-mail and password",
-          description:
-            "An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (`foodapi users disable`) gets 403 `BANNED_USER`. `rememberMe: false` makes the cookie end with the browser session.",
+          description: `An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (\`foodapi users disable\`) gets 403 \`BANNED_USER\`. \`rememberMe: false\` makes the cookie end with the browser session. Besides the per-IP limit, each e-mail address, with an account or not, may have ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} from any IP (change-password and delete-user count too); past it, 429 whatever the password.`,
           tags: ["Accounts"],
           credential: "none",
-          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER"],
+          errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER", "PASSWORD_ATTEMPTS_LIMITED"],
           requestExample: { email: "you@example.com", password: "a long password" },
           examples: { "200": { redirect: false, token: "<session token>", user } },
           setsCookie: true,
@@ -98,6 +97,8 @@ export function authRoutes(deps: AuthRouteDeps) {
     );
 
   return new Elysia({ prefix: "/api/auth" })
+    // Every answer here is about an account, or carries a session token.
+    .use(noStoreUnder(["/api/auth"]))
     .use(originCheck(deps.allowedOrigins))
     .use(limited)
     .use(selfServiceRoutes(deps))

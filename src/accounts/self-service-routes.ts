@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
-import { NO_STORE } from "../http/errors";
 import { operation } from "../http/route-table";
+import { KEYS_REFUSED } from "../keys/active-keys";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, setSessionCookie } from "./cookie";
 import { exampleSession, exampleUser } from "./examples";
@@ -16,6 +16,7 @@ import {
   UpdateUserBody,
 } from "./model";
 import type { AuthRouteDeps } from "./routes";
+import { passwordFailureLimitInWords } from "./password-check";
 import { changePassword, deleteAccount, listSessions, renameUser, revokeSession } from "./self-service";
 import { toUserJson } from "./service";
 import { sessionClientOf } from "./session-client";
@@ -26,6 +27,8 @@ const AUTH = "/api/auth";
 const SESSION_ERRORS = ["SIGN_IN_REQUIRED", STATE_ERROR] as const;
 /** ... and a state change from another site's page (the CSRF rule, decisions §4). */
 const CHANGE_ERRORS = [...SESSION_ERRORS, "INVALID_ORIGIN"] as const;
+/** ... and, for a route that takes the password, a wrong one, and the per-IP and per-account limits. */
+const PASSWORD_ERRORS = [...CHANGE_ERRORS, "INVALID_PASSWORD", "TOO_MANY_REQUESTS", "PASSWORD_ATTEMPTS_LIMITED"] as const;
 
 /**
  * The signed-in account's own routes under `/api/auth` (decisions §13), shaped like Better Auth's so that
@@ -34,16 +37,18 @@ const CHANGE_ERRORS = [...SESSION_ERRORS, "INVALID_ORIGIN"] as const;
  */
 export function selfServiceRoutes(deps: AuthRouteDeps) {
   const { accounts, sessions, clock, secureCookies } = deps;
+  const limits = `Counted against the per-IP sign-in limit, and against the account's limit of ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} (from any IP, sign-in included; 429 past it).`;
 
-  // Changing the password tries a password, like signing in: it is counted against the same per-IP limit
-  // (its own bucket, as each auth route has).
-  const passwordChange = new Elysia()
-    .use(sessionGuard(deps, `${AUTH}/change-password`, "SIGN_IN_REQUIRED"))
+  // The routes that take the account's password try a password, like signing in: each is counted against
+  // the same per-IP limit (its own bucket, as each auth route has), and checks the password through
+  // verifyAccountPassword (password-check.ts), which limits wrong ones per account. A route that takes a
+  // password belongs here.
+  const passwordRoutes = new Elysia()
+    .use(sessionGuard(deps, [`${AUTH}/change-password`, `${AUTH}/delete-user`], "SIGN_IN_REQUIRED"))
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/change-password",
-      async ({ body, account, cookie, set, request }) => {
-        Object.assign(set.headers, NO_STORE);
+      async ({ body, account, cookie, request }) => {
         const changed = await changePassword(deps, account, body, sessionClientOf(request, deps.config.clientIpHeader));
         if (changed.token) setSessionCookie(cookie, changed.token, { secure: secureCookies, persistent: changed.persistent });
         return { token: changed.token, user: toUserJson(changed.user) };
@@ -54,18 +59,41 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
         detail: operation({
           summary: "Change the password",
           description:
-            "Needs the current password. With `revokeOtherSessions: true` every session of the account ends (other browsers are signed out) and the caller gets a fresh session: its cookie, and its token in `token`. Counted against the per-IP sign-in limit.",
+            `Needs the current password. With \`revokeOtherSessions: true\` every session of the account ends (other browsers are signed out) and the caller gets a fresh session: its cookie, and its token in \`token\`. ${limits}`,
           tags: ["Accounts"],
           credential: "session",
-          errors: [...CHANGE_ERRORS, "VALIDATION_ERROR", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "INVALID_PASSWORD", "TOO_MANY_REQUESTS"],
+          errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG"],
           requestExample: { currentPassword: "a long password", newPassword: "an even longer password", revokeOtherSessions: true },
           examples: { "200": { token: "<session token>", user: exampleUser } },
           setsCookie: "whenChanged",
         }),
       },
+    )
+    .post(
+      "/delete-user",
+      async ({ body, account, cookie }) => {
+        await deleteAccount(deps, account.user, body.password);
+        clearSessionCookie(cookie, { secure: secureCookies });
+        return { success: true as const, message: "User deleted" };
+      },
+      {
+        body: DeleteUserBody,
+        response: { 200: DeleteUserResponse },
+        detail: operation({
+          summary: "Delete the account, its sessions, keys and usage",
+          description:
+            `Needs the account's password. ${limits} Everything kept of the account goes at once: its sessions end, its usage and counters are deleted, and the e-mail can sign up again. Its keys get the uniform 401 ${KEYS_REFUSED}. Clears the cookie.`,
+          tags: ["Accounts"],
+          credential: "session",
+          errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR"],
+          requestExample: { password: "a long password" },
+          examples: { "200": { success: true, message: "User deleted" } },
+          setsCookie: true,
+        }),
+      },
     );
 
-  const paths = ["update-user", "delete-user", "list-sessions", "revoke-session", "revoke-other-sessions"].map((path) => `${AUTH}/${path}`);
+  const paths = ["update-user", "list-sessions", "revoke-session", "revoke-other-sessions"].map((path) => `${AUTH}/${path}`);
   const account = new Elysia()
     .use(sessionGuard(deps, paths, "SIGN_IN_REQUIRED"))
     .post(
@@ -85,29 +113,6 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
           errors: [...CHANGE_ERRORS, "VALIDATION_ERROR", "EMAIL_CAN_NOT_BE_UPDATED"],
           requestExample: { name: "Your Name" },
           examples: { "200": { status: true } },
-        }),
-      },
-    )
-    .post(
-      "/delete-user",
-      async ({ body, account, cookie }) => {
-        await deleteAccount(deps, account.user, body.password);
-        clearSessionCookie(cookie, { secure: secureCookies });
-        return { success: true as const, message: "User deleted" };
-      },
-      {
-        body: DeleteUserBody,
-        response: { 200: DeleteUserResponse },
-        detail: operation({
-          summary: "Delete the account, its sessions, keys and usage",
-          description:
-            "Needs the account's password. Everything kept of the account goes at once: its sessions end, its keys get the uniform 401 on the next request on every process, its usage and counters are deleted, and the e-mail can sign up again. Clears the cookie.",
-          tags: ["Accounts"],
-          credential: "session",
-          errors: [...CHANGE_ERRORS, "VALIDATION_ERROR", "INVALID_PASSWORD"],
-          requestExample: { password: "a long password" },
-          examples: { "200": { success: true, message: "User deleted" } },
-          setsCookie: true,
         }),
       },
     )
@@ -166,7 +171,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
       },
     );
 
-  return new Elysia().use(passwordChange).use(account);
+  return new Elysia().use(passwordRoutes).use(account);
 }
 
 const sessionTimes = { createdAt: exampleSession.createdAt, updatedAt: exampleSession.updatedAt, expiresAt: exampleSession.expiresAt };

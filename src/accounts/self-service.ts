@@ -2,10 +2,10 @@ import type { Clock } from "../clock";
 import { apiError } from "../http/error-catalog";
 import type { ActiveKeys } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
-import type { Limiter } from "../limits/limiter";
 import { parseName } from "../security/text";
 import { type ListedSession, USER_NAME_MAX_LENGTH } from "./model";
-import { hashPassword, verifyPassword } from "./passwords";
+import { type PasswordCheckDeps, passwordFailureBucket, verifyAccountPassword } from "./password-check";
+import { hashPassword } from "./passwords";
 import { checkNewPassword } from "./service";
 import { newSession, type SessionClient, type ValidSession } from "./sessions";
 import type { AccountStore, Session, SessionStore, User } from "./store";
@@ -15,9 +15,12 @@ import type { AccountStore, Session, SessionStore, User } from "./store";
  * (self-service-routes.ts) only carry requests to them and answers back.
  */
 
-/** The signed-in user's password, or 400 INVALID_PASSWORD (Better Auth's answer; the session is not at stake). */
-async function requirePassword(user: User, password: string): Promise<void> {
-  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, password))) throw apiError("INVALID_PASSWORD");
+/**
+ * The signed-in user's password, or 400 INVALID_PASSWORD (Better Auth's answer; the session is not at
+ * stake); counted against the account's failure limit like a sign-in (429 past it).
+ */
+async function requirePassword(deps: PasswordCheckDeps, user: User, password: string): Promise<void> {
+  if (!(await verifyAccountPassword(deps, user.email, user.passwordHash, password))) throw apiError("INVALID_PASSWORD");
 }
 
 /** The account vanished between the session check and the write (deleted meanwhile): as if signed out. */
@@ -31,13 +34,13 @@ export interface PasswordChange {
 }
 
 export async function changePassword(
-  deps: { accounts: AccountStore; clock: Clock },
+  deps: PasswordCheckDeps & { accounts: AccountStore; clock: Clock },
   account: ValidSession,
   body: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean },
   client: SessionClient,
 ): Promise<PasswordChange> {
   checkNewPassword(body.newPassword);
-  await requirePassword(account.user, body.currentPassword);
+  await requirePassword(deps, account.user, body.currentPassword);
   const passwordHash = await hashPassword(body.newPassword);
   const persistent = account.session.persistent;
   // Ending the other sessions ends this one too, and starts a fresh one in the same transaction: a token
@@ -61,20 +64,20 @@ export async function renameUser(deps: { accounts: AccountStore; clock: Clock },
 
 /**
  * Deletes the account after checking its password: the account, its sessions, its keys and their usage in
- * one transaction (accounts/store.ts); then every process drops the keys from its cache (the revocation
- * signal: the next request with one is the uniform 401 everywhere) and the rate limiter forgets the keys'
- * and the account's counters.
+ * one transaction (accounts/store.ts); then the keys are dropped from the caches (the revocation signal,
+ * which reaches as far as KEYS_REFUSED says) and the rate limiter forgets the keys' and the account's
+ * counters.
  */
 export async function deleteAccount(
-  deps: { accounts: AccountStore; activeKeys: ActiveKeys; limiter: Limiter; clock: Clock },
+  deps: PasswordCheckDeps & { accounts: AccountStore; activeKeys: ActiveKeys; clock: Clock },
   user: User,
   password: string,
 ): Promise<void> {
-  await requirePassword(user, password);
+  await requirePassword(deps, user, password);
   const deleted = await deps.accounts.delete(user.id, deps.clock());
   if (!deleted) return;
   await deps.activeKeys.dropDeleted(deleted.keys.map((key) => key.keyHash));
-  await deps.limiter.forget([keyIssueBucket(user.id), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
+  await deps.limiter.forget([keyIssueBucket(user.id), passwordFailureBucket(user.email), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

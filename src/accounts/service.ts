@@ -3,7 +3,8 @@ import type { Clock } from "../clock";
 import { codePointLength, parseName } from "../security/text";
 import { parseEmail } from "./email";
 import { type SessionJson, type SignInBody, type SignUpBody, USER_NAME_MAX_LENGTH, type UserJson } from "./model";
-import { dummyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./passwords";
+import { type PasswordCheckDeps, verifyAccountPassword } from "./password-check";
+import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 import { newId } from "../security/tokens";
 import type { AccountStore, Session, User } from "./store";
 
@@ -54,13 +55,15 @@ export async function findOrCreatePasswordlessAccount(accounts: AccountStore, em
   );
 }
 
-/** Unknown e-mail and wrong password are one answer, after the same argon2 work; a disabled account is 403. */
-export async function signIn(accounts: AccountStore, body: SignInBody): Promise<User> {
+/**
+ * Unknown e-mail and wrong password are one answer, after the same argon2 work and counted alike against
+ * the address's failure limit (password-check.ts); a disabled account is 403.
+ */
+export async function signIn(deps: PasswordCheckDeps & { accounts: AccountStore }, body: SignInBody): Promise<User> {
   const email = parseEmail(body.email);
-  const user = email === undefined ? undefined : await accounts.findByEmail(email);
-  const passwordHash = user?.passwordHash ?? (await dummyPasswordHash());
-  const valid = await verifyPassword(passwordHash, body.password);
-  if (!user?.passwordHash || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");
+  const user = email === undefined ? undefined : await deps.accounts.findByEmail(email);
+  const valid = await verifyAccountPassword(deps, email, user?.passwordHash, body.password);
+  if (!user || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");
   // Only to the holder of the password, as Better Auth's admin plugin has it: nobody else learns of the ban.
   if (user.disabledAt !== null) throw apiError("BANNED_USER");
   return user;

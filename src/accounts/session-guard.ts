@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock";
 import { splitUrl } from "../http/direct-routes";
 import { apiError } from "../http/error-catalog";
+import { noStoreUnder, pathUnder } from "../http/no-store";
 import { resendIfExtended, sessionTokenFromHeader } from "./cookie";
 import type { SessionStore } from "./store";
 import { validateSession, type ValidSession } from "./sessions";
@@ -16,15 +17,16 @@ export interface SessionDeps {
  * Every route under `prefix` (or each of several) needs a session; they get `account` (the valid session
  * and its user) or answer 401 (`required`). The check runs when the request arrives, before Elysia reads or
  * validates a body, so that without a session the answer is the same 401 whatever was sent. (Elysia's
- * `onRequest` sees every request, hence the prefixes.)
+ * `onRequest` sees every request, hence the prefixes.) Every answer of these routes is about the account:
+ * none may be kept by a cache (`no-store`, whatever the route returns).
  */
 export function sessionGuard(deps: SessionDeps, prefix: string | readonly string[], required: "SESSION_REQUIRED" | "SIGN_IN_REQUIRED" = "SESSION_REQUIRED") {
   const checked = new WeakMap<Request, { account: ValidSession; token: string }>();
   const prefixes = typeof prefix === "string" ? [prefix] : prefix;
-  const covers = (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
   return new Elysia()
+    .use(noStoreUnder(prefixes))
     .onRequest(async ({ request }) => {
-      if (!covers(splitUrl(request.url).path)) return;
+      if (!pathUnder(splitUrl(request.url).path, prefixes)) return;
       const token = sessionTokenFromHeader(request.headers.get("cookie"));
       const account = await validateSession(deps.sessions, deps.clock, token);
       if (!account || !token) throw apiError(required);

@@ -25,6 +25,8 @@ export interface Config {
   readonly clientIpHeaderIsDefault: boolean;
   readonly freeLimit: RateSpec;
   readonly authLimit: RateSpec;
+  /** Wrong passwords an account may have in a window, whatever the client IP (accounts/password-check.ts). */
+  readonly passwordFailureLimit: RateSpec;
   readonly trialIpLimit: RateSpec;
   /** API keys an account may issue per window. */
   readonly keyIssueLimit: RateSpec;
@@ -176,7 +178,7 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
   const ipHeader = ipHeaderIn === undefined ? "cf-connecting-ip" : ipHeaderIn.value.trim().toLowerCase();
   if (ipHeader && !/^[a-z0-9-]+$/.test(ipHeader)) throw new ConfigError(ipHeaderIn!.name, `'${ipHeader}' is not a header name`);
 
-  const rate = (key: "freeLimit" | "authLimit" | "trialIpLimit" | "keyIssueLimit") => {
+  const rate = (key: "freeLimit" | "authLimit" | "passwordFailureLimit" | "trialIpLimit" | "keyIssueLimit") => {
     const input = get(key);
     return parseRateSpec(input?.value ?? SETTINGS[key].shown, input?.name ?? `--${SETTINGS[key].flag}`);
   };
@@ -217,6 +219,7 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     clientIpHeaderIsDefault: ipHeaderIn === undefined,
     freeLimit: rate("freeLimit"),
     authLimit: rate("authLimit"),
+    passwordFailureLimit: rate("passwordFailureLimit"),
     trialIpLimit: rate("trialIpLimit"),
     keyIssueLimit: rate("keyIssueLimit"),
     trialSecret,

@@ -89,6 +89,11 @@ function headers(freeLimit: RateSpec) {
       schema: { type: "string", enum: ["zstd", "br", "gzip"] },
     },
     "WWW-Authenticate": { description: "On every 401 of the data routes.", required: true, schema: { type: "string" }, example: 'Bearer realm="foodapi"' },
+    "Cache-Control-No-Store": {
+      description: "The answer is about an account: no cache may keep it. Every answer of a route that takes the session cookie.",
+      required: true,
+      schema: { type: "string", const: "no-store" },
+    },
     "Set-Cookie": {
       description: "The session cookie: set by sign-up and sign-in, cleared (`Max-Age=0`) by sign-out.",
       required: true,
@@ -267,6 +272,7 @@ function describeOperation(method: string, operation: Json, notes: RouteNotes | 
 
   described.security = SECURITY[notes.credential];
   const dataRoute = notes.credential === "apiKeyOrTrial";
+  const sessionRoute = notes.credential === "session" || notes.credential === "optionalSession";
   const responses: Json = { ...described.responses };
   for (const [status, extra] of Object.entries(notes.responses ?? {})) {
     responses[status] = {
@@ -298,6 +304,7 @@ function describeOperation(method: string, operation: Json, notes: RouteNotes | 
     if (dataRoute && status === "304") Object.assign(extraHeaders, { ETag: headerRef("ETag"), "Cache-Control": headerRef("Cache-Control"), Vary: headerRef("Vary") });
     if (dataRoute && passedTheGuard(status)) Object.assign(extraHeaders, { "RateLimit-Policy": headerRef("RateLimit-Policy"), RateLimit: headerRef("RateLimit") });
     if (dataRoute && status === "401") extraHeaders["WWW-Authenticate"] = headerRef("WWW-Authenticate");
+    if (sessionRoute && status.startsWith("2")) extraHeaders["Cache-Control"] = headerRef("Cache-Control-No-Store");
     if (notes.setsCookie && status === "200") extraHeaders["Set-Cookie"] = headerRef(notes.setsCookie === "whenChanged" ? "Set-Cookie-When-Changed" : "Set-Cookie");
     responses[status] = Object.keys(extraHeaders).length > 0 ? { ...response, headers: extraHeaders } : response;
   }

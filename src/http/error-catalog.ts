@@ -66,6 +66,8 @@ export const ERROR_CATALOG = {
     example: [],
   }),
   TOO_MANY_REQUESTS: fixed(429, "Too many attempts from your network. Try again later."),
+  // Said alike for an e-mail address without an account, so that it tells nobody which addresses have one.
+  PASSWORD_ATTEMPTS_LIMITED: fixed(429, "Too many wrong passwords for this account. Try again later.", { code: "TOO_MANY_REQUESTS" }),
   KEY_ISSUE_LIMITED: fixed(429, "This account has issued too many keys recently. Try again later.", { code: "RATE_LIMITED" }),
   HEADERS_TOO_LARGE: entry({
     status: 431,
@@ -98,7 +100,10 @@ export function apiError<N extends ErrorName>(name: N, ...args: ArgsOf<N>): ApiE
 }
 
 /** A 429 with Retry-After in whole seconds, as a plain description (nothing thrown). */
-export function quotaRefusal(name: "RATE_LIMITED" | "TRIAL_QUOTA_EXHAUSTED" | "TOO_MANY_REQUESTS" | "KEY_ISSUE_LIMITED", retryAfterSeconds: number): ErrorDescription {
+export function quotaRefusal(
+  name: "RATE_LIMITED" | "TRIAL_QUOTA_EXHAUSTED" | "TOO_MANY_REQUESTS" | "PASSWORD_ATTEMPTS_LIMITED" | "KEY_ISSUE_LIMITED",
+  retryAfterSeconds: number,
+): ErrorDescription {
   return errorDescription(name, [] as never, { "retry-after": String(Math.max(1, retryAfterSeconds)) });
 }
 

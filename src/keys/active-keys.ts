@@ -13,6 +13,13 @@ const KEY_RECORD_BYTES = 128;
  * wants a revoked key refused by every instance (decisions §11).
  */
 export const KEY_CACHE_TTL_MS = 1000;
+/**
+ * When a revoked key (or a deleted account's) stops working, in the documentation's words. The signal
+ * reaches every process on one data directory (SQLite) and, through Redis, every instance; PostgreSQL
+ * alone carries none, so there only the process that answered drops the key at once and the others
+ * within the cache's bound.
+ */
+export const KEYS_REFUSED = `from the next request on every process that shares the SQLite data directory, and on every instance with Redis (\`--redis-url\`); with PostgreSQL and no Redis, at once on the process that answered and within ${KEY_CACHE_TTL_MS / 1000} s on the others`;
 const RECENTLY_TOUCHED_MAX = 100_000;
 
 /**

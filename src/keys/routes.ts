@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
 import { apiError, tooManyRequests } from "../http/error-catalog";
-import { NO_STORE } from "../http/errors";
 import type { RateSpec } from "../config/config";
 import { STATE_ERROR } from "../docs/operations";
 import type { Limiter } from "../limits/limiter";
@@ -11,7 +10,7 @@ import { operation } from "../http/route-table";
 import { keyUsage, USAGE_HOURS } from "../usage/service";
 import type { UsageStore } from "../usage/store";
 import { CreateKeyBody, IssuedKey, KeyList, KeyUsage, ListedKey, RenameKeyBody } from "./model";
-import type { ActiveKeys } from "./active-keys";
+import { type ActiveKeys, KEYS_REFUSED } from "./active-keys";
 import { issueKey, KEY_NAME_MAX_LENGTH, keyIssueBucket, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
 import type { ApiKey, KeyStore } from "./store";
 
@@ -43,7 +42,6 @@ export function keyRoutes(
     .post(
       "",
       async ({ body, account, set }) => {
-        Object.assign(set.headers, NO_STORE);
         const checked = parseName(body.name, KEY_NAME_MAX_LENGTH);
         if (!checked.ok) throw apiError("VALIDATION_ERROR", "name", checked.problem);
         // Issuing is limited per account: each issue and revoke is a write and a cache change everywhere.
@@ -147,7 +145,7 @@ export function keyRoutes(
         params: t.Object({ id: t.String() }),
         detail: operation({
           summary: "Revoke one of the caller's keys",
-          description: "The key stops working on the next request. Another account's key, an unknown or an already revoked one: 404.",
+          description: `The key gets the uniform 401 ${KEYS_REFUSED}. Another account's key, an unknown or an already revoked one: 404.`,
           tags: ["API keys"],
           credential: "session",
           errors: [...KEY_ERRORS, "KEY_NOT_FOUND"],

@@ -5,8 +5,8 @@ import type { Grant, LimitStore } from "./store";
 
 /**
  * The one rate limiter. Every limit in the service (sign-in and sign-up per IP, trial routes per IP,
- * free-tier keys) is a named policy consumed here; the result carries what the RateLimit and Retry-After
- * headers need.
+ * free-tier keys, wrong passwords per account) is a named policy consumed here; the result carries what
+ * the RateLimit and Retry-After headers need.
  *
  * Counting each request with its own database commit would cost more than serving it, so a process takes
  * a *lease*: a few requests counted at once in the current slot, served from memory until used up. A
@@ -25,6 +25,8 @@ export interface LimitResult {
   readonly resetSeconds: number;
   /** Seconds until the next request would be allowed (for Retry-After); 0 when allowed. */
   readonly retryAfterSeconds: number;
+  /** The slot the request was counted in, when allowed (for `giveBack`). */
+  readonly slot: number;
 }
 
 export interface Limiter {
@@ -40,6 +42,12 @@ export interface Limiter {
   releaseLeases(options?: { all?: boolean }): number;
   /** Forgets these buckets: this process's leases of them and their counters in the store (limits/store.ts). */
   forget(buckets: readonly string[]): MaybePromise<void>;
+  /**
+   * Uncounts one request that `consume` allowed (`counted` is its result) and that turned out not to
+   * count: a limit on failures counts each attempt before it runs, so that parallel attempts cannot
+   * overrun it, and gives back the ones that succeeded.
+   */
+  giveBack(bucket: string, counted: LimitResult): MaybePromise<void>;
 }
 
 const MAX_LEASE = 1024;
@@ -84,6 +92,7 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       windowSeconds: spec.windowSeconds,
       resetSeconds: untilFree,
       retryAfterSeconds: allowed ? 0 : untilFree,
+      slot: Math.floor(now / lease.slotMs),
     };
   };
 
@@ -137,6 +146,13 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
     forget(buckets) {
       for (const bucket of buckets) leases.delete(bucket);
       return store.forget(buckets);
+    },
+
+    giveBack(bucket, counted) {
+      if (!counted.allowed) return;
+      // Straight to the store, whether the request came from a lease or not: a lease's units are counted
+      // there when granted, and only its unused part goes back later, so the count stays what was served.
+      return store.release(bucket, counted.slot, 1);
     },
 
     releaseLeases(options = {}) {
