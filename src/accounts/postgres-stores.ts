@@ -28,14 +28,14 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
       return renamed;
     },
 
-    changePassword: (userId, passwordHash, now, replacement) =>
+    changePassword: (userId, passwordHash, now, endSessions) =>
       db.transaction(async (tx) => {
-        const [changed] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
-        if (changed && replacement) {
-          await tx.delete(sessions).where(eq(sessions.userId, userId));
-          await tx.insert(sessions).values(replacement);
-        }
-        return changed;
+        const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
+        if (!user) return undefined;
+        if (!endSessions) return { user, sessionsEnded: 0 };
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+        if (endSessions.replaceWith) await tx.insert(sessions).values(endSessions.replaceWith);
+        return { user, sessionsEnded: ended.length };
       }),
 
     // The account's row is locked first: a key being issued for it (which locks the same row,

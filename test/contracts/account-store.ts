@@ -108,13 +108,13 @@ export const accountStoreChecks = {
     expect(await stores.accounts.rename("no-such-user", "X", T0)).toBeUndefined();
   },
 
-  "changePassword alone keeps every session; with a replacement, only the replacement is left": async ({ stores }) => {
+  "changePassword alone keeps every session; with endSessions every one ends (counted), and replaceWith is left alone": async ({ stores, peer }) => {
     const account = user();
     const [a, b] = [session(account.id), session(account.id)];
     await stores.accounts.insert(account, a);
     await stores.sessions.insert(b);
     const changed = { ...account, passwordHash: "$argon2id$new-1", updatedAt: T0 + 1000 };
-    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-1", T0 + 1000)).toEqual(changed);
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-1", T0 + 1000)).toEqual({ user: changed, sessionsEnded: 0 });
     expect(await stores.sessions.findByTokenHash(a.tokenHash)).toBeDefined();
     expect(await stores.sessions.findByTokenHash(b.tokenHash)).toBeDefined();
 
@@ -123,11 +123,18 @@ export const accountStoreChecks = {
     await stores.accounts.insert(other, othersSession);
     const replacement = session(account.id, { createdAt: T0 + 2000 });
     const again = { ...changed, passwordHash: "$argon2id$new-2", updatedAt: T0 + 2000 };
-    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, replacement)).toEqual(again);
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, { replaceWith: replacement })).toEqual({ user: again, sessionsEnded: 2 });
     expect(await stores.sessions.listOfUser(account.id)).toEqual([replacement]);
     expect(await stores.sessions.findByTokenHash(replacement.tokenHash)).toEqual({ session: replacement, user: again });
+
+    // The admin CLI's set-password: every session ends, none replaces them.
+    const third = { ...again, passwordHash: "$argon2id$new-3", updatedAt: T0 + 3000 };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-3", T0 + 3000, {})).toEqual({ user: third, sessionsEnded: 1 });
+    expect(await (await peer()).sessions.listOfUser(account.id)).toEqual([]);
+    expect(await stores.accounts.findById(account.id)).toEqual(third);
     expect(await stores.sessions.findByTokenHash(othersSession.tokenHash)).toBeDefined();
-    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, session("no-such-user"))).toBeUndefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, { replaceWith: session("no-such-user") })).toBeUndefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, {})).toBeUndefined();
   },
 
   "delete removes the account, its sessions, all its keys and their usage, nothing of another; the e-mail is free again": async ({ stores, peer }) => {
