@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { apiKeys } from "../keys/postgres-schema";
 import { sessions, users } from "./postgres-schema";
@@ -28,6 +28,9 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
       return renamed;
     },
 
+    // The UPDATE locks the account's row until the sessions are gone: a sign-in storing a session under the
+    // old hash (which locks the same row, createPostgresSessionStore) either finishes before, and its session
+    // is ended here, or finds the new hash after, and stores nothing.
     changePassword: (userId, passwordHash, now, endSessions) =>
       db.transaction(async (tx) => {
         const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
@@ -71,9 +74,21 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
     .prepare("sessions_by_token_hash");
   return {
-    async insert(session) {
-      await db.insert(sessions).values(session);
-    },
+    // The account's row is locked first, FOR NO KEY UPDATE, and its conditions read from the row as locked:
+    // a password change's or a disabling's UPDATE and a deletion wait for this transaction (and then end the
+    // session it stored), or this waits for them and, under READ COMMITTED, re-reads the row they left, which
+    // no longer matches.
+    insert: (session, { whilePasswordHash }) =>
+      db.transaction(async (tx) => {
+        const [owner] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, session.userId), eq(users.passwordHash, whilePasswordHash), isNull(users.disabledAt)))
+          .for("no key update");
+        if (!owner) return false;
+        await tx.insert(sessions).values(session);
+        return true;
+      }),
 
     findByTokenHash: async (tokenHash) => (await byTokenHash.execute({ tokenHash }))[0],
 

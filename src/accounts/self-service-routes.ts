@@ -115,7 +115,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
       response: { 200: SessionList },
       detail: operation({
         summary: "The account's sessions, newest first",
-        description: "Each session with where it was started (client IP and User-Agent at sign-in); `current` marks the caller's. Name one by its `id` to end it.",
+        description: `Each session with where it was started (client IP and User-Agent at sign-in); \`current\` marks the caller's. Name one by its \`id\` to end it.`,
         tags: ["Accounts"],
         credential: "session",
         errors: SESSION_ERRORS,

@@ -39,11 +39,16 @@ export function newSession(clock: Clock, userId: string, persistent: boolean, cl
   return { token, session };
 }
 
-/** Starts a session for the account: the token for the cookie. */
-export async function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean, client: SessionClient): Promise<string> {
-  const { token, session } = newSession(clock, userId, persistent, client);
-  await store.insert(session);
-  return token;
+/**
+ * Starts a session for the account whose password was just verified: the token for the cookie. Null, with
+ * nothing stored, when the account's password changed since it was read, or it was disabled or deleted:
+ * the session is tied to the credential it was verified against (SessionStore.insert).
+ */
+export async function createSession(store: SessionStore, clock: Clock, user: User, persistent: boolean, client: SessionClient): Promise<string | null> {
+  if (user.passwordHash === null) return null;
+  const { token, session } = newSession(clock, user.id, persistent, client);
+  const stored = await store.insert(session, { whilePasswordHash: user.passwordHash });
+  return stored ? token : null;
 }
 
 export async function validateSession(store: SessionStore, clock: Clock, token: string | undefined): Promise<ValidSession | null> {

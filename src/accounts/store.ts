@@ -90,9 +90,23 @@ export interface AccountStore {
   setDisabled(userId: string, disabled: boolean, now: number): MaybePromise<User | undefined>;
 }
 
+/** What a sign-in's session is stored under (SessionStore.insert). */
+export interface SessionBounds {
+  /**
+   * The password hash the sign-in verified: the session is stored only while the account still has it (and
+   * exists, and is not disabled). A password change, a disabling or a deletion racing the sign-in then either
+   * commits first, and nothing is stored, or after, and ends this session with the others.
+   */
+  whilePasswordHash: string;
+}
+
 /** Sessions are found by the hash of their token only. */
 export interface SessionStore {
-  insert(session: Session): MaybePromise<void>;
+  /**
+   * Stores a sign-in's session within `bounds`, atomically with their checks: true when it was stored;
+   * false, with nothing written, when the account no longer has that password hash, is disabled or gone.
+   */
+  insert(session: Session, bounds: SessionBounds): MaybePromise<boolean>;
   /** The session and its account; undefined when unknown (expiry is the caller's rule). */
   findByTokenHash(tokenHash: string): MaybePromise<{ session: Session; user: User } | undefined>;
   extend(id: string, expiresAt: number, now: number): MaybePromise<void>;

@@ -1,6 +1,7 @@
 import { expect } from "bun:test";
+import type { Session } from "../../src/accounts/store";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
-import { apiKey, session, T0, user } from "./fixtures";
+import { apiKey, session, SIGNED_IN, T0, user } from "./fixtures";
 
 type Stores = "accounts" | "sessions" | "keys" | "usage";
 
@@ -112,7 +113,7 @@ export const accountStoreChecks = {
     const account = user();
     const [a, b] = [session(account.id), session(account.id)];
     await stores.accounts.insert(account, a);
-    await stores.sessions.insert(b);
+    await stores.sessions.insert(b, SIGNED_IN);
     const changed = { ...account, passwordHash: "$argon2id$new-1", updatedAt: T0 + 1000 };
     expect(await stores.accounts.changePassword(account.id, "$argon2id$new-1", T0 + 1000)).toEqual({ user: changed, sessionsEnded: 0 });
     expect(await stores.sessions.findByTokenHash(a.tokenHash)).toBeDefined();
@@ -135,6 +136,26 @@ export const accountStoreChecks = {
     expect(await stores.sessions.findByTokenHash(othersSession.tokenHash)).toBeDefined();
     expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, { replaceWith: session("no-such-user") })).toBeUndefined();
     expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, {})).toBeUndefined();
+  },
+
+  "sign-ins under the old hash racing changePassword with endSessions: no session of theirs outlives it": async ({ stores, parallel }) => {
+    const handles = await parallel(8);
+    const accounts = Array.from({ length: 12 }, () => user());
+    for (const account of accounts) await stores.accounts.insert(account);
+    // Handle 0 changes the password while the others store sign-ins' sessions verified against the old hash.
+    const signIns = await race(handles, accounts, async (h, account, i): Promise<Session | undefined> => {
+      if (i === 0) {
+        expect(await h.accounts.changePassword(account.id, `$argon2id$changed-${account.id}`, T0 + 1000, {})).toBeDefined();
+        return undefined;
+      }
+      const signIn = session(account.id);
+      await h.sessions.insert(signIn, SIGNED_IN);
+      return signIn;
+    });
+    for (const [n, account] of accounts.entries()) {
+      expect(await stores.sessions.listOfUser(account.id)).toEqual([]);
+      for (const signIn of signIns[n]!) if (signIn) expect(await stores.sessions.findByTokenHash(signIn.tokenHash)).toBeUndefined();
+    }
   },
 
   "delete removes the account, its sessions, all its keys and their usage, nothing of another; the e-mail is free again": async ({ stores, peer }) => {
