@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { newSession, SESSION_COOKIE } from "../src/accounts/sessions";
+import { MAX_SESSIONS_PER_ACCOUNT, newSession, SESSION_COOKIE } from "../src/accounts/sessions";
 import { obtainTrialToken } from "./helpers/altcha";
 import { contractOf } from "./helpers/contract";
 import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const key = await t.issueKey("fuzz@example.com");
   // Sessions are stored as a sign-in stores them, under the account's password hash: the account issueKey
   // made has none, so it gets one that no password matches.
-  const bounds = { whilePasswordHash: "$argon2id$no-password-matches-this" };
+  const bounds = { whilePasswordHash: "$argon2id$no-password-matches-this", maxPerAccount: MAX_SESSIONS_PER_ACCOUNT };
   await t.stores.accounts.changePassword(key.userId, bounds.whilePasswordHash, Date.now());
   const { token } = await obtainTrialToken((path, init) => t.request(path, init));
   credentials = {

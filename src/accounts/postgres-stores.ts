@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lte, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { apiKeys } from "../keys/postgres-schema";
 import { sessions, users } from "./postgres-schema";
@@ -77,8 +77,8 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
     // The account's row is locked first, FOR NO KEY UPDATE, and its conditions read from the row as locked:
     // a password change's or a disabling's UPDATE and a deletion wait for this transaction (and then end the
     // session it stored), or this waits for them and, under READ COMMITTED, re-reads the row they left, which
-    // no longer matches.
-    insert: (session, { whilePasswordHash }) =>
+    // no longer matches. Two sign-ins of one account take turns, so the trimming keeps the bound exactly.
+    insert: (session, { whilePasswordHash, maxPerAccount }) =>
       db.transaction(async (tx) => {
         const [owner] = await tx
           .select({ id: users.id })
@@ -87,6 +87,9 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
           .for("no key update");
         if (!owner) return false;
         await tx.insert(sessions).values(session);
+        const others = and(eq(sessions.userId, session.userId), ne(sessions.id, session.id));
+        const kept = tx.select({ id: sessions.id }).from(sessions).where(others).orderBy(desc(sessions.createdAt), desc(sessions.id)).limit(maxPerAccount - 1);
+        await tx.delete(sessions).where(and(others, notInArray(sessions.id, kept)));
         return true;
       }),
 

@@ -13,6 +13,11 @@ export const SESSION_COOKIE = "foodapi.session_token";
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 /** A session used more than this long after it was last extended gets a fresh 7 days. */
 const SESSION_REFRESH_AFTER_SECONDS = 24 * 3600;
+/**
+ * Sessions an account keeps: a sign-in beyond it ends the account's oldest, so that a script signing in
+ * over and over cannot grow the session list (and the state) without end.
+ */
+export const MAX_SESSIONS_PER_ACCOUNT = 100;
 
 export interface ValidSession {
   session: Session;
@@ -47,7 +52,7 @@ export function newSession(clock: Clock, userId: string, persistent: boolean, cl
 export async function createSession(store: SessionStore, clock: Clock, user: User, persistent: boolean, client: SessionClient): Promise<string | null> {
   if (user.passwordHash === null) return null;
   const { token, session } = newSession(clock, user.id, persistent, client);
-  const stored = await store.insert(session, { whilePasswordHash: user.passwordHash });
+  const stored = await store.insert(session, { whilePasswordHash: user.passwordHash, maxPerAccount: MAX_SESSIONS_PER_ACCOUNT });
   return stored ? token : null;
 }
 

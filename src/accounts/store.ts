@@ -98,6 +98,8 @@ export interface SessionBounds {
    * commits first, and nothing is stored, or after, and ends this session with the others.
    */
   whilePasswordHash: string;
+  /** The account keeps at most this many sessions: storing one more ends the oldest others (by createdAt). */
+  maxPerAccount: number;
 }
 
 /** Sessions are found by the hash of their token only. */
@@ -105,6 +107,7 @@ export interface SessionStore {
   /**
    * Stores a sign-in's session within `bounds`, atomically with their checks: true when it was stored;
    * false, with nothing written, when the account no longer has that password hash, is disabled or gone.
+   * The new session always stays; of the account's others, the newest `maxPerAccount - 1` do.
    */
   insert(session: Session, bounds: SessionBounds): MaybePromise<boolean>;
   /** The session and its account; undefined when unknown (expiry is the caller's rule). */

@@ -8,8 +8,8 @@ export const T0 = Date.parse("2026-05-01T12:00:00Z");
 
 /** Every fixture account's password hash: the stores compare it, nothing verifies a password against it. */
 export const PASSWORD_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA";
-/** SessionStore.insert's bounds for a sign-in to a fixture account. */
-export const SIGNED_IN = { whilePasswordHash: PASSWORD_HASH };
+/** SessionStore.insert's bounds for a sign-in to a fixture account, with a bound no check reaches unless it means to. */
+export const SIGNED_IN = { whilePasswordHash: PASSWORD_HASH, maxPerAccount: 1000 };
 
 let serial = 0;
 const next = () => `${process.pid}-${++serial}`;

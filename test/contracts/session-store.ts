@@ -177,6 +177,46 @@ export const sessionStoreChecks = {
     expect(await stores.sessions.listOfUser(passwordless.id)).toEqual([]);
   },
 
+  "insert keeps maxPerAccount sessions of the account: the new one and the newest others (by createdAt); another account's stay": async ({ stores }) => {
+    const [account, other] = [await withAccount(stores), await withAccount(stores)];
+    const bounded = { ...SIGNED_IN, maxPerAccount: 3 };
+    const theirs = [session(other.id, { createdAt: T0 - 9000 }), session(other.id, { createdAt: T0 - 8000 })];
+    for (const s of theirs) await stores.sessions.insert(s, SIGNED_IN);
+    const [oldest, older, newer] = [session(account.id, { createdAt: T0 - 3000 }), session(account.id, { createdAt: T0 - 2000 }), session(account.id, { createdAt: T0 - 1000 })];
+    // Stored out of order: the order that counts is createdAt's.
+    for (const s of [newer, oldest, older]) expect(await stores.sessions.insert(s, bounded)).toBe(true);
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([newer, older, oldest]);
+    const newest = session(account.id, { createdAt: T0 });
+    expect(await stores.sessions.insert(newest, bounded)).toBe(true);
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([newest, newer, older]);
+    expect(await stores.sessions.findByTokenHash(oldest.tokenHash)).toBeUndefined();
+    // A new session started by a clock running behind still stays; the oldest other goes.
+    const late = session(account.id, { createdAt: T0 - 60_000 });
+    expect(await stores.sessions.insert(late, bounded)).toBe(true);
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([newest, newer, late]);
+    expect(await stores.sessions.listOfUser(other.id)).toEqual([...theirs].reverse());
+  },
+
+  "parallel sign-ins of one account never leave it more than maxPerAccount sessions, each stored one the newest": async ({ stores, parallel }) => {
+    const handles = await parallel(8);
+    const accounts: User[] = [];
+    for (let i = 0; i < 6; i++) accounts.push(await withAccount(stores));
+    const bounded = { ...SIGNED_IN, maxPerAccount: 3 };
+    for (let round = 0; round < 2; round++) {
+      const started = await race(handles, accounts, async (h, account) => {
+        const s = session(account.id, { createdAt: T0 + round });
+        return { s, stored: await h.sessions.insert(s, bounded) };
+      });
+      for (const [n, account] of accounts.entries()) {
+        expect(started[n]!.every((answer) => answer.stored)).toBe(true);
+        const kept = await stores.sessions.listOfUser(account.id);
+        expect(kept).toHaveLength(3);
+        const ids = new Set(started[n]!.map((answer) => answer.s.id));
+        expect(kept.every((s) => ids.has(s.id))).toBe(true);
+      }
+    }
+  },
+
   "sign-ins racing the account's deletion: stored (and then deleted with it) or refused, never an error": async ({ stores, parallel }) => {
     const handles = await parallel(8);
     const accounts: User[] = [];
