@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { MAX_SESSIONS_PER_ACCOUNT } from "../src/accounts/sessions";
 import { jsonPost, sessionCookie, snapshot } from "./helpers/http";
+import { ROOT } from "./helpers/paths";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 let t: TestApp;
@@ -160,6 +164,26 @@ describe("sessions", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toBeNull();
     }
+  });
+
+  test(`an account keeps at most ${MAX_SESSIONS_PER_ACCOUNT} sessions: one sign-in more ends the oldest`, async () => {
+    const first = sessionCookie(await signUp({ email: "many@example.com", password: "many password", name: "Many" }));
+    const signedIn: string[] = [];
+    // A few at a time: each is an argon2 verification.
+    for (let i = 0; i < MAX_SESSIONS_PER_ACCOUNT; i += 5) {
+      const batch = await Promise.all(Array.from({ length: 5 }, () => signIn({ email: "many@example.com", password: "many password" })));
+      for (const response of batch) {
+        expect(response.status).toBe(200);
+        signedIn.push(sessionCookie(response));
+      }
+    }
+    expect(await (await t.request("/api/auth/get-session", { headers: { cookie: first } })).json()).toBeNull();
+    const newest = signedIn.at(-1)!;
+    const listed = (await (await t.request("/api/auth/list-sessions", { headers: { cookie: newest } })).json()) as any[];
+    expect(listed).toHaveLength(MAX_SESSIONS_PER_ACCOUNT);
+    expect(listed.filter((s) => s.current)).toHaveLength(1);
+    for (const cookie of [signedIn[0]!, newest]) expect((await t.request("/v1/keys", { headers: { cookie } })).status).toBe(200);
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(`keeps at most ${MAX_SESSIONS_PER_ACCOUNT} sessions`);
   });
 
   test("the database holds no session token and no plaintext key", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { KeyListOutput, UserChangeOutput, UserListOutput } from "../src/cli/admin-model";
 import { type RunningServer, runBinaryAsync, startServer } from "./helpers/binary";
 import { expectRefusal, parseJsonOutput } from "./helpers/cli-output";
-import { jsonPost } from "./helpers/http";
+import { jsonPost, sessionCookie } from "./helpers/http";
 import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRedis } from "./helpers/store-servers";
 
 /**
@@ -52,7 +52,12 @@ describe.skipIf(missing !== undefined)("admin commands on PostgreSQL + Redis", (
 
     // A password set from the command line lets the account made without one sign in.
     parseJsonOutput(UserChangeOutput, await cli(["users", "set-password", "pg@example.com", "--json"], "a password at last\n"));
-    expect((await fetch(`${server.url}/api/auth/sign-in/email`, jsonPost({ email: "pg@example.com", password: "a password at last" }))).status).toBe(200);
+    const signedIn = await fetch(`${server.url}/api/auth/sign-in/email`, jsonPost({ email: "pg@example.com", password: "a password at last" }));
+    expect(signedIn.status).toBe(200);
+    // Setting it again ends that session (in the same transaction as the change).
+    const reset = parseJsonOutput(UserChangeOutput, await cli(["users", "set-password", "pg@example.com", "--json"], "another password\n"));
+    expect(reset.sessionsEnded).toBe(1);
+    expect(await (await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie: sessionCookie(signedIn) } })).json()).toBeNull();
 
     const [listed] = parseJsonOutput(KeyListOutput, await cli(["keys", "list", "--json"])).items;
     expect((await cli(["keys", "revoke", listed!.id])).exitCode).toBe(0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { newSession, SESSION_COOKIE } from "../src/accounts/sessions";
+import { MAX_SESSIONS_PER_ACCOUNT, newSession, SESSION_COOKIE } from "../src/accounts/sessions";
 import { obtainTrialToken } from "./helpers/altcha";
 import { contractOf } from "./helpers/contract";
 import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
@@ -30,6 +30,10 @@ beforeAll(async () => {
   t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_TRIAL_IP_LIMIT: "100000/1h", FOODAPI_FREE_LIMIT: "100000/1h" } });
   document = documentOf(t.app);
   const key = await t.issueKey("fuzz@example.com");
+  // Sessions are stored as a sign-in stores them, under the account's password hash: the account issueKey
+  // made has none, so it gets one that no password matches.
+  const bounds = { whilePasswordHash: "$argon2id$no-password-matches-this", maxPerAccount: MAX_SESSIONS_PER_ACCOUNT };
+  await t.stores.accounts.changePassword(key.userId, bounds.whilePasswordHash, Date.now());
   const { token } = await obtainTrialToken((path, init) => t.request(path, init));
   credentials = {
     none: {},
@@ -39,7 +43,7 @@ beforeAll(async () => {
     get session() {
       const { token, session } = newSession(() => Date.now(), key.userId, true, { ipAddress: null, userAgent: null });
       // The request waits for it (below): the session exists before the request is made.
-      sessionsStored.push(Promise.resolve(t.stores.sessions.insert(session)));
+      sessionsStored.push(Promise.resolve(t.stores.sessions.insert(session, bounds)));
       return { cookie: `${SESSION_COOKIE}=${token}` };
     },
     bogus: { "x-api-key": "fnk_nope", authorization: "Bearer x.y", cookie: `${SESSION_COOKIE}=nope` },

@@ -33,13 +33,16 @@ export async function enableAccount(deps: Pick<AccountAdminDeps, "accounts">, us
   return (await deps.accounts.setDisabled(user.id, false, now)) ?? user;
 }
 
-/** Sets a password (checked by the caller against the sign-up rules) and ends every session of the account. */
+/**
+ * Sets a password (checked by the caller against the sign-up rules) and ends every session of the account,
+ * in one transaction: no moment, and no failure half-way, leaves the old sessions working with the new
+ * password.
+ */
 export async function setAccountPassword(
-  deps: Pick<AccountAdminDeps, "accounts" | "sessions">,
+  deps: Pick<AccountAdminDeps, "accounts">,
   user: User,
   password: string,
   now: number,
 ): Promise<{ user: User; sessionsEnded: number }> {
-  const changed = (await deps.accounts.changePassword(user.id, await hashPassword(password), now)) ?? user;
-  return { user: changed, sessionsEnded: await deps.sessions.deleteOthersOfUser(user.id, NO_SESSION) };
+  return (await deps.accounts.changePassword(user.id, await hashPassword(password), now, {})) ?? { user, sessionsEnded: 0 };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { apiKeys } from "../keys/postgres-schema";
 import { sessions, users } from "./postgres-schema";
@@ -28,14 +28,17 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
       return renamed;
     },
 
-    changePassword: (userId, passwordHash, now, replacement) =>
+    // The UPDATE locks the account's row until the sessions are gone: a sign-in storing a session under the
+    // old hash (which locks the same row, createPostgresSessionStore) either finishes before, and its session
+    // is ended here, or finds the new hash after, and stores nothing.
+    changePassword: (userId, passwordHash, now, endSessions) =>
       db.transaction(async (tx) => {
-        const [changed] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
-        if (changed && replacement) {
-          await tx.delete(sessions).where(eq(sessions.userId, userId));
-          await tx.insert(sessions).values(replacement);
-        }
-        return changed;
+        const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
+        if (!user) return undefined;
+        if (!endSessions) return { user, sessionsEnded: 0 };
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+        if (endSessions.replaceWith) await tx.insert(sessions).values(endSessions.replaceWith);
+        return { user, sessionsEnded: ended.length };
       }),
 
     // The account's row is locked first: a key being issued for it (which locks the same row,
@@ -71,9 +74,24 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
     .prepare("sessions_by_token_hash");
   return {
-    async insert(session) {
-      await db.insert(sessions).values(session);
-    },
+    // The account's row is locked first, FOR NO KEY UPDATE, and its conditions read from the row as locked:
+    // a password change's or a disabling's UPDATE and a deletion wait for this transaction (and then end the
+    // session it stored), or this waits for them and, under READ COMMITTED, re-reads the row they left, which
+    // no longer matches. Two sign-ins of one account take turns, so the trimming keeps the bound exactly.
+    insert: (session, { whilePasswordHash, maxPerAccount }) =>
+      db.transaction(async (tx) => {
+        const [owner] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, session.userId), eq(users.passwordHash, whilePasswordHash), isNull(users.disabledAt)))
+          .for("no key update");
+        if (!owner) return false;
+        await tx.insert(sessions).values(session);
+        const others = and(eq(sessions.userId, session.userId), ne(sessions.id, session.id));
+        const kept = tx.select({ id: sessions.id }).from(sessions).where(others).orderBy(desc(sessions.createdAt), desc(sessions.id)).limit(maxPerAccount - 1);
+        await tx.delete(sessions).where(and(others, notInArray(sessions.id, kept)));
+        return true;
+      }),
 
     findByTokenHash: async (tokenHash) => (await byTokenHash.execute({ tokenHash }))[0],
 

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/config";
 import { STATE_ERROR } from "../docs/operations";
+import { apiError } from "../http/error-catalog";
 import { JSON_CONTENT_TYPE } from "../http/errors";
 import { noStoreUnder } from "../http/no-store";
 import { originCheck } from "../http/origin-check";
@@ -76,7 +77,10 @@ export function authRoutes(deps: AuthRouteDeps) {
       async ({ body, cookie, request }) => {
         const user = await signIn(deps, body);
         const persistent = body.rememberMe !== false;
-        const token = await createSession(sessions, clock, user.id, persistent, sessionClientOf(request, deps.config.clientIpHeader));
+        const token = await createSession(sessions, clock, user, persistent, sessionClientOf(request, deps.config.clientIpHeader));
+        // The password changed, or the account was disabled or deleted, while it was being verified: the
+        // password checked is no longer the account's, the same answer as a wrong one.
+        if (token === null) throw apiError("INVALID_EMAIL_OR_PASSWORD");
         setSessionCookie(cookie, token, { secure: secureCookies, persistent });
         return { redirect: false as const, token, user: toUserJson(user) };
       },

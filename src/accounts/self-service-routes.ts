@@ -21,6 +21,7 @@ import { changePassword, deleteAccount, listSessions, renameUser, revokeSession 
 import { toUserJson } from "./service";
 import { sessionClientOf } from "./session-client";
 import { sessionGuard } from "./session-guard";
+import { MAX_SESSIONS_PER_ACCOUNT } from "./sessions";
 
 const AUTH = "/api/auth";
 /** What every self-service route can answer: no session, and the store. */
@@ -120,7 +121,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
       response: { 200: SessionList },
       detail: operation({
         summary: "The account's sessions, newest first",
-        description: "Each session with where it was started (client IP and User-Agent at sign-in); `current` marks the caller's. Name one by its `id` to end it.",
+        description: `Each session with where it was started (client IP and User-Agent at sign-in); \`current\` marks the caller's. Name one by its \`id\` to end it. An account keeps at most ${MAX_SESSIONS_PER_ACCOUNT} sessions: a sign-in beyond that ends the oldest.`,
         tags: ["Accounts"],
         credential: "session",
         errors: SESSION_ERRORS,

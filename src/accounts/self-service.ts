@@ -46,9 +46,9 @@ export async function changePassword(
   // Ending the other sessions ends this one too, and starts a fresh one in the same transaction: a token
   // that may have leaked with the old password is worth nothing afterwards, whichever session held it.
   const fresh = body.revokeOtherSessions ? newSession(deps.clock, account.user.id, persistent, client) : undefined;
-  const user = await deps.accounts.changePassword(account.user.id, passwordHash, deps.clock(), fresh?.session);
-  if (!user) throw gone();
-  return { user, token: fresh?.token ?? null, persistent };
+  const changed = await deps.accounts.changePassword(account.user.id, passwordHash, deps.clock(), fresh && { replaceWith: fresh.session });
+  if (!changed) throw gone();
+  return { user: changed.user, token: fresh?.token ?? null, persistent };
 }
 
 export async function renameUser(deps: { accounts: AccountStore; clock: Clock }, userId: string, body: { name?: string; email?: unknown }): Promise<User> {

@@ -13,6 +13,11 @@ export const SESSION_COOKIE = "foodapi.session_token";
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 /** A session used more than this long after it was last extended gets a fresh 7 days. */
 const SESSION_REFRESH_AFTER_SECONDS = 24 * 3600;
+/**
+ * Sessions an account keeps: a sign-in beyond it ends the account's oldest, so that a script signing in
+ * over and over cannot grow the session list (and the state) without end.
+ */
+export const MAX_SESSIONS_PER_ACCOUNT = 100;
 
 export interface ValidSession {
   session: Session;
@@ -39,11 +44,16 @@ export function newSession(clock: Clock, userId: string, persistent: boolean, cl
   return { token, session };
 }
 
-/** Starts a session for the account: the token for the cookie. */
-export async function createSession(store: SessionStore, clock: Clock, userId: string, persistent: boolean, client: SessionClient): Promise<string> {
-  const { token, session } = newSession(clock, userId, persistent, client);
-  await store.insert(session);
-  return token;
+/**
+ * Starts a session for the account whose password was just verified: the token for the cookie. Null, with
+ * nothing stored, when the account's password changed since it was read, or it was disabled or deleted:
+ * the session is tied to the credential it was verified against (SessionStore.insert).
+ */
+export async function createSession(store: SessionStore, clock: Clock, user: User, persistent: boolean, client: SessionClient): Promise<string | null> {
+  if (user.passwordHash === null) return null;
+  const { token, session } = newSession(clock, user.id, persistent, client);
+  const stored = await store.insert(session, { whilePasswordHash: user.passwordHash, maxPerAccount: MAX_SESSIONS_PER_ACCOUNT });
+  return stored ? token : null;
 }
 
 export async function validateSession(store: SessionStore, clock: Clock, token: string | undefined): Promise<ValidSession | null> {

@@ -4,7 +4,7 @@ import { apiKeys, keyRevocations } from "../keys/sqlite-schema";
 import { ALL_KEYS } from "../keys/store";
 import { keyUsage } from "../usage/sqlite-schema";
 import { sessions, users } from "./sqlite-schema";
-import type { AccountStore, DeletedAccount, Session, User } from "./store";
+import type { AccountStore, DeletedAccount, PasswordChanged, Session, User } from "./store";
 
 export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore {
   // IMMEDIATE: the write lock is taken at the start, so two sign-ups of one e-mail in two processes queue
@@ -14,14 +14,16 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
     if (inserted && firstSession) db.insert(sessions).values(firstSession).run();
     return inserted;
   });
-  const changePassword = sqlite.transaction((userId: string, passwordHash: string, now: number, replacement: Session | undefined): User | undefined => {
-    const changed = db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning().get();
-    if (changed && replacement) {
-      db.delete(sessions).where(eq(sessions.userId, userId)).run();
-      db.insert(sessions).values(replacement).run();
-    }
-    return changed;
-  });
+  const changePassword = sqlite.transaction(
+    (userId: string, passwordHash: string, now: number, endSessions: { replaceWith?: Session } | undefined): PasswordChanged | undefined => {
+      const user = db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning().get();
+      if (!user) return undefined;
+      if (!endSessions) return { user, sessionsEnded: 0 };
+      const ended = db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
+      if (endSessions.replaceWith) db.insert(sessions).values(endSessions.replaceWith).run();
+      return { user, sessionsEnded: ended };
+    },
+  );
   const deleteAccount = sqlite.transaction((userId: string, now: number): DeletedAccount | undefined => {
     const keys = db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).all();
     const ids = keys.map((key) => key.id);
@@ -46,7 +48,7 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
     insert: (user, firstSession) => insert.immediate(user, firstSession),
     count: () => db.select({ n: count() }).from(users).get()!.n,
     rename: (userId, name, now) => db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId)).returning().get(),
-    changePassword: (userId, passwordHash, now, replacement) => changePassword.immediate(userId, passwordHash, now, replacement),
+    changePassword: (userId, passwordHash, now, endSessions) => changePassword.immediate(userId, passwordHash, now, endSessions),
     delete: (userId, now) => deleteAccount.immediate(userId, now),
     list: () => db.select().from(users).orderBy(asc(users.createdAt), sql`${users}.rowid`).all(),
     setDisabled: (userId, disabled, now) =>

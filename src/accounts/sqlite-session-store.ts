@@ -1,13 +1,27 @@
-import { and, desc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { sessions, users } from "./sqlite-schema";
-import type { SessionStore } from "./store";
+import type { Session, SessionBounds, SessionStore } from "./store";
 
-export function createSqliteSessionStore({ db }: StateDb): SessionStore {
+export function createSqliteSessionStore({ db, sqlite }: StateDb): SessionStore {
+  // IMMEDIATE: the check, the insert and the trimming hold the write lock together, so a password change,
+  // a disabling or a deletion (each one write transaction) commits wholly before them or wholly after.
+  const insert = sqlite.transaction((session: Session, { whilePasswordHash, maxPerAccount }: SessionBounds): boolean => {
+    const owner = db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, session.userId), eq(users.passwordHash, whilePasswordHash), isNull(users.disabledAt)))
+      .get();
+    if (!owner) return false;
+    db.insert(sessions).values(session).run();
+    const others = and(eq(sessions.userId, session.userId), ne(sessions.id, session.id));
+    const kept = db.select({ id: sessions.id }).from(sessions).where(others).orderBy(desc(sessions.createdAt), sql`${sessions}.rowid DESC`).limit(maxPerAccount - 1);
+    db.delete(sessions).where(and(others, notInArray(sessions.id, kept))).run();
+    return true;
+  });
+
   return {
-    insert(session) {
-      db.insert(sessions).values(session).run();
-    },
+    insert: (session, bounds) => insert.immediate(session, bounds),
 
     findByTokenHash(tokenHash) {
       return db

@@ -49,6 +49,12 @@ export interface DeletedAccount {
   keys: { id: string; keyHash: string }[];
 }
 
+export interface PasswordChanged {
+  user: User;
+  /** The sessions `endSessions` ended (not counting the replacement). */
+  sessionsEnded: number;
+}
+
 export interface AccountStore {
   findByEmail(email: string): MaybePromise<User | undefined>;
   findById(userId: string): MaybePromise<User | undefined>;
@@ -63,11 +69,12 @@ export interface AccountStore {
   /** Sets the account's name (and updatedAt); the account as it now is, undefined when there is none. */
   rename(userId: string, name: string, now: number): MaybePromise<User | undefined>;
   /**
-   * Sets the password hash (and updatedAt). With `replaceSessionsWith`, every session of the account ends
-   * and that one is stored instead, in the same transaction: no moment where the old sessions still work
-   * with the new password, nor one without a session. The account as it now is; undefined when there is none.
+   * Sets the password hash (and updatedAt). With `endSessions`, every session of the account ends in the
+   * same transaction, and `endSessions.replaceWith` (when given) is stored instead: no moment where the old
+   * sessions still work with the new password, nor one without a session. The account as it now is and how
+   * many sessions ended; undefined when there is no such account.
    */
-  changePassword(userId: string, passwordHash: string, now: number, replaceSessionsWith?: Session): MaybePromise<User | undefined>;
+  changePassword(userId: string, passwordHash: string, now: number, endSessions?: { replaceWith?: Session }): MaybePromise<PasswordChanged | undefined>;
   /**
    * Deletes the account and everything kept of it, in one transaction: its sessions, all its keys (active
    * and revoked) and their usage counts. Undefined when there is no such account. The e-mail is free again
@@ -83,9 +90,26 @@ export interface AccountStore {
   setDisabled(userId: string, disabled: boolean, now: number): MaybePromise<User | undefined>;
 }
 
+/** What a sign-in's session is stored under (SessionStore.insert). */
+export interface SessionBounds {
+  /**
+   * The password hash the sign-in verified: the session is stored only while the account still has it (and
+   * exists, and is not disabled). A password change, a disabling or a deletion racing the sign-in then either
+   * commits first, and nothing is stored, or after, and ends this session with the others.
+   */
+  whilePasswordHash: string;
+  /** The account keeps at most this many sessions: storing one more ends the oldest others (by createdAt). */
+  maxPerAccount: number;
+}
+
 /** Sessions are found by the hash of their token only. */
 export interface SessionStore {
-  insert(session: Session): MaybePromise<void>;
+  /**
+   * Stores a sign-in's session within `bounds`, atomically with their checks: true when it was stored;
+   * false, with nothing written, when the account no longer has that password hash, is disabled or gone.
+   * The new session always stays; of the account's others, the newest `maxPerAccount - 1` do.
+   */
+  insert(session: Session, bounds: SessionBounds): MaybePromise<boolean>;
   /** The session and its account; undefined when unknown (expiry is the caller's rule). */
   findByTokenHash(tokenHash: string): MaybePromise<{ session: Session; user: User } | undefined>;
   extend(id: string, expiresAt: number, now: number): MaybePromise<void>;

@@ -46,7 +46,11 @@ async function createKey(flags: ReadonlyMap<string, string>, config: Config, jso
     if (user.disabledAt !== null) throw new CannotStart(`the account ${email} is disabled; enable it first ('foodapi users enable ${email}')`);
     const result = await issueKey(stores.keys, systemClock, user.id, checked.name);
     if (!result.ok) {
-      console.error(`foodapi: ${email} already has the maximum number of active keys; revoke one first`);
+      console.error(
+        result.reason === "ACCOUNT_NOT_FOUND"
+          ? `foodapi: the account ${email} was deleted meanwhile; run the command again to create it anew`
+          : `foodapi: ${email} already has the maximum number of active keys; revoke one first`,
+      );
       return 1;
     }
     const issued = result.key;

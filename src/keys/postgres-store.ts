@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sq
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { users } from "../accounts/postgres-schema";
 import { apiKeys } from "./postgres-schema";
-import { type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+import { type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
 const NO_NEWS: readonly string[] = [];
 
@@ -29,17 +29,19 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
   return {
     // The account's row is locked for the count and the insert: parallel issues for one account, from any
     // instance, take turns, so they cannot pass the limit together (a count alone would not stop two
-    // transactions that both read "2 of 3").
+    // transactions that both read "2 of 3"). An account deleted meanwhile (its deletion locks the same row
+    // first) is not found here, rather than failing the insert's foreign key.
     insertWithinLimit: (key, maxActive) =>
-      db.transaction(async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, key.userId)).for("update");
+      db.transaction(async (tx): Promise<ApiKey | KeyRefusal> => {
+        const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, key.userId)).for("update");
+        if (!owner) return "ACCOUNT_NOT_FOUND";
         const [{ n }] = (await tx
           .select({ n: count() })
           .from(apiKeys)
           .where(and(eq(apiKeys.userId, key.userId), isNull(apiKeys.revokedAt)))) as [{ n: number }];
-        if (n >= maxActive) return undefined;
+        if (n >= maxActive) return "KEY_LIMIT_REACHED";
         const [inserted] = await tx.insert(apiKeys).values(key).returning();
-        return inserted;
+        return inserted!;
       }),
 
     findActiveByHash: async (keyHash) => (await activeByHash.execute({ keyHash }))[0],

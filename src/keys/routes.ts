@@ -50,9 +50,8 @@ export function keyRoutes(
           throw tooManyRequests("KEY_ISSUE_LIMITED", allowance.retryAfterSeconds);
         }
         const result = await issueKey(keys, clock, account.user.id, checked.name);
-        if (!result.ok) {
-          throw apiError("KEY_LIMIT_REACHED");
-        }
+        // An account deleted after the session check (its sessions went with it): as if signed out.
+        if (!result.ok) throw apiError(result.reason === "ACCOUNT_NOT_FOUND" ? "SESSION_REQUIRED" : "KEY_LIMIT_REACHED");
         set.status = 201;
         const { lastUsedAt: _unused, ...listed } = toListedKey(result.key);
         return { ...listed, key: result.key.key };

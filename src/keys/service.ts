@@ -2,7 +2,7 @@ import type { Clock } from "../clock";
 import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
 import { isPromise, type MaybePromise } from "../maybe-promise";
 import type { ActiveKeys } from "./active-keys";
-import type { ApiKey, KeyStore } from "./store";
+import type { ApiKey, KeyRefusal, KeyStore } from "./store";
 
 export const KEY_PREFIX = "fnk_";
 /** 24 random bytes: 192 bits, well above the 128 the contract asks for. */
@@ -24,7 +24,7 @@ export const keyUseBucket = (keyId: string) => `key:${keyId}`;
 export const keyIssueBucket = (userId: string) => `key-issue:${userId}`;
 export const KEY_NAME_MAX_LENGTH = 64;
 
-export type IssueResult = { ok: true; key: ApiKey & { key: string } } | { ok: false; reason: "KEY_LIMIT_REACHED" };
+export type IssueResult = { ok: true; key: ApiKey & { key: string } } | { ok: false; reason: KeyRefusal };
 
 /** Issues a key: the returned `key` is the only copy of the plaintext there will ever be. */
 export async function issueKey(store: KeyStore, clock: Clock, userId: string, name: string): Promise<IssueResult> {
@@ -33,7 +33,7 @@ export async function issueKey(store: KeyStore, clock: Clock, userId: string, na
     { id: newId("key"), userId, name, keyPrefix, keyHash, tier: "free", createdAt: clock(), lastUsedAt: null, revokedAt: null },
     MAX_ACTIVE_KEYS_PER_ACCOUNT,
   );
-  return record ? { ok: true, key: { ...record, key } } : { ok: false, reason: "KEY_LIMIT_REACHED" };
+  return typeof record === "string" ? { ok: false, reason: record } : { ok: true, key: { ...record, key } };
 }
 
 export type KeyCheck =

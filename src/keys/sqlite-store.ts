@@ -3,7 +3,7 @@ import { users } from "../accounts/sqlite-schema";
 import type { StateDb } from "../db/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys, keyRevocations } from "./sqlite-schema";
-import { ALL_KEYS, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+import { ALL_KEYS, type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
@@ -30,14 +30,16 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
     )
     .prepare();
 
-  // The count and the insert under one write lock: parallel issues cannot pass the limit together.
-  const insertWithinLimit = sqlite.transaction((key: typeof apiKeys.$inferInsert, maxActive: number) => {
+  // The checks and the insert under one write lock: parallel issues cannot pass the limit together, and an
+  // account's deletion (one write transaction) comes wholly before or after.
+  const insertWithinLimit = sqlite.transaction((key: ApiKey, maxActive: number): ApiKey | KeyRefusal => {
+    if (!db.select({ id: users.id }).from(users).where(eq(users.id, key.userId)).get()) return "ACCOUNT_NOT_FOUND";
     const active = db
       .select({ n: count() })
       .from(apiKeys)
       .where(and(eq(apiKeys.userId, key.userId), isNull(apiKeys.revokedAt)))
       .get()!.n;
-    return active >= maxActive ? undefined : db.insert(apiKeys).values(key).returning().get();
+    return active >= maxActive ? "KEY_LIMIT_REACHED" : db.insert(apiKeys).values(key).returning().get();
   });
   // The revocation and its log entry commit together: every process that sees the key gone can learn which.
   const revoke = sqlite.transaction((userId: string, keyId: string, now: number) => {

@@ -19,12 +19,16 @@ export interface ApiKey {
   revokedAt: number | null;
 }
 
+/** Why insertWithinLimit stored nothing: the account has its `maxActive` keys, or it is gone (deleted meanwhile). */
+export type KeyRefusal = "KEY_LIMIT_REACHED" | "ACCOUNT_NOT_FOUND";
+
 export interface KeyStore {
   /**
-   * Inserts the key unless its account already has `maxActive` active keys; undefined then. Parallel
-   * inserts for one account never leave it with more than `maxActive`.
+   * Inserts the key unless its account already has `maxActive` active keys or no longer exists; the reason
+   * then. Parallel inserts for one account never leave it with more than `maxActive`; an insert racing the
+   * account's deletion is stored (and deleted with it) or refused, never an error.
    */
-  insertWithinLimit(key: ApiKey, maxActive: number): MaybePromise<ApiKey | undefined>;
+  insertWithinLimit(key: ApiKey, maxActive: number): MaybePromise<ApiKey | KeyRefusal>;
   /** The key with this hash unless it is revoked or its account is disabled (`User.disabledAt`). */
   findActiveByHash(keyHash: string): MaybePromise<ApiKey | undefined>;
   /** The account's active keys, newest first; of two issued in the same millisecond, the later first. */

@@ -1,6 +1,7 @@
 import { expect } from "bun:test";
+import type { Session } from "../../src/accounts/store";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
-import { apiKey, session, T0, user } from "./fixtures";
+import { apiKey, session, SIGNED_IN, T0, user } from "./fixtures";
 
 type Stores = "accounts" | "sessions" | "keys" | "usage";
 
@@ -108,13 +109,13 @@ export const accountStoreChecks = {
     expect(await stores.accounts.rename("no-such-user", "X", T0)).toBeUndefined();
   },
 
-  "changePassword alone keeps every session; with a replacement, only the replacement is left": async ({ stores }) => {
+  "changePassword alone keeps every session; with endSessions every one ends (counted), and replaceWith is left alone": async ({ stores, peer }) => {
     const account = user();
     const [a, b] = [session(account.id), session(account.id)];
     await stores.accounts.insert(account, a);
-    await stores.sessions.insert(b);
+    await stores.sessions.insert(b, SIGNED_IN);
     const changed = { ...account, passwordHash: "$argon2id$new-1", updatedAt: T0 + 1000 };
-    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-1", T0 + 1000)).toEqual(changed);
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-1", T0 + 1000)).toEqual({ user: changed, sessionsEnded: 0 });
     expect(await stores.sessions.findByTokenHash(a.tokenHash)).toBeDefined();
     expect(await stores.sessions.findByTokenHash(b.tokenHash)).toBeDefined();
 
@@ -123,11 +124,38 @@ export const accountStoreChecks = {
     await stores.accounts.insert(other, othersSession);
     const replacement = session(account.id, { createdAt: T0 + 2000 });
     const again = { ...changed, passwordHash: "$argon2id$new-2", updatedAt: T0 + 2000 };
-    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, replacement)).toEqual(again);
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, { replaceWith: replacement })).toEqual({ user: again, sessionsEnded: 2 });
     expect(await stores.sessions.listOfUser(account.id)).toEqual([replacement]);
     expect(await stores.sessions.findByTokenHash(replacement.tokenHash)).toEqual({ session: replacement, user: again });
+
+    // The admin CLI's set-password: every session ends, none replaces them.
+    const third = { ...again, passwordHash: "$argon2id$new-3", updatedAt: T0 + 3000 };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-3", T0 + 3000, {})).toEqual({ user: third, sessionsEnded: 1 });
+    expect(await (await peer()).sessions.listOfUser(account.id)).toEqual([]);
+    expect(await stores.accounts.findById(account.id)).toEqual(third);
     expect(await stores.sessions.findByTokenHash(othersSession.tokenHash)).toBeDefined();
-    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, session("no-such-user"))).toBeUndefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, { replaceWith: session("no-such-user") })).toBeUndefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, {})).toBeUndefined();
+  },
+
+  "sign-ins under the old hash racing changePassword with endSessions: no session of theirs outlives it": async ({ stores, parallel }) => {
+    const handles = await parallel(8);
+    const accounts = Array.from({ length: 12 }, () => user());
+    for (const account of accounts) await stores.accounts.insert(account);
+    // Handle 0 changes the password while the others store sign-ins' sessions verified against the old hash.
+    const signIns = await race(handles, accounts, async (h, account, i): Promise<Session | undefined> => {
+      if (i === 0) {
+        expect(await h.accounts.changePassword(account.id, `$argon2id$changed-${account.id}`, T0 + 1000, {})).toBeDefined();
+        return undefined;
+      }
+      const signIn = session(account.id);
+      await h.sessions.insert(signIn, SIGNED_IN);
+      return signIn;
+    });
+    for (const [n, account] of accounts.entries()) {
+      expect(await stores.sessions.listOfUser(account.id)).toEqual([]);
+      for (const signIn of signIns[n]!) if (signIn) expect(await stores.sessions.findByTokenHash(signIn.tokenHash)).toBeUndefined();
+    }
   },
 
   "delete removes the account, its sessions, all its keys and their usage, nothing of another; the e-mail is free again": async ({ stores, peer }) => {

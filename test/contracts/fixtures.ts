@@ -6,6 +6,11 @@ import type { ApiKey } from "../../src/keys/store";
 /** A fixed "now" (epoch ms), so that every time in a check is a plain offset from it. */
 export const T0 = Date.parse("2026-05-01T12:00:00Z");
 
+/** Every fixture account's password hash: the stores compare it, nothing verifies a password against it. */
+export const PASSWORD_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA";
+/** SessionStore.insert's bounds for a sign-in to a fixture account, with a bound no check reaches unless it means to. */
+export const SIGNED_IN = { whilePasswordHash: PASSWORD_HASH, maxPerAccount: 1000 };
+
 let serial = 0;
 const next = () => `${process.pid}-${++serial}`;
 const hex = (label: string) => new Bun.CryptoHasher("sha256").update(`${label}:${next()}`).digest("hex");
@@ -18,7 +23,7 @@ export function user(overrides: Partial<User> = {}): User {
     name: `User ${n}`,
     emailVerified: false,
     image: null,
-    passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+    passwordHash: PASSWORD_HASH,
     createdAt: T0,
     updatedAt: T0,
     disabledAt: null,

@@ -16,7 +16,7 @@ async function withAccount(stores: Pick<StateStores, "accounts">) {
 async function issue(stores: Pick<StateStores, "keys">, key: ApiKey, maxActive = 100): Promise<ApiKey> {
   const issued = await stores.keys.insertWithinLimit(key, maxActive);
   expect(issued).toEqual(key);
-  return issued!;
+  return issued as ApiKey;
 }
 
 const ids = (keys: ApiKey[]) => keys.map((key) => key.id);
@@ -55,11 +55,11 @@ export const keyStoreChecks = {
     expect(await stores.keys.listActive("no-such-user")).toEqual([]);
   },
 
-  "an account with maxActive active keys is refused (undefined) and the refused key is not written": async ({ stores }) => {
+  "an account with maxActive active keys is refused (KEY_LIMIT_REACHED) and the refused key is not written": async ({ stores }) => {
     const [userId, otherId] = [await withAccount(stores), await withAccount(stores)];
     const kept = [await issue(stores, apiKey(userId), 2), await issue(stores, apiKey(userId), 2)];
     const refused = apiKey(userId);
-    expect(await stores.keys.insertWithinLimit(refused, 2)).toBeUndefined();
+    expect(await stores.keys.insertWithinLimit(refused, 2)).toBe("KEY_LIMIT_REACHED");
     expect(await stores.keys.findActiveByHash(refused.keyHash)).toBeUndefined();
     expect((await stores.keys.listActive(userId)).map((k) => k.id).sort()).toEqual(ids(kept).sort());
     // The limit is per account.
@@ -72,7 +72,7 @@ export const keyStoreChecks = {
     await issue(stores, apiKey(userId), 2);
     expect(await stores.keys.revoke(userId, first.id, T0)).toBeDefined();
     await issue(stores, apiKey(userId), 2);
-    expect(await stores.keys.insertWithinLimit(apiKey(userId), 2)).toBeUndefined();
+    expect(await stores.keys.insertWithinLimit(apiKey(userId), 2)).toBe("KEY_LIMIT_REACHED");
   },
 
   "12 handles issuing keys for one account at once never pass maxActive: exactly 3 issued": async ({ stores, parallel }) => {
@@ -80,9 +80,30 @@ export const keyStoreChecks = {
     for (let i = 0; i < 8; i++) accounts.push(await withAccount(stores));
     const results = await race(await parallel(12), accounts, (h, userId) => h.keys.insertWithinLimit(apiKey(userId), 3));
     for (const [n, userId] of accounts.entries()) {
-      const issued = results[n]!.filter((r): r is ApiKey => r !== undefined);
+      const issued = results[n]!.filter((r): r is ApiKey => typeof r === "object");
+      expect(results[n]!.filter((r) => r === "KEY_LIMIT_REACHED")).toHaveLength(9);
       expect(issued).toHaveLength(3);
       expect((await stores.keys.listActive(userId)).map((k) => k.id).sort()).toEqual(ids(issued).sort());
+    }
+  },
+
+  "a key for an account that is gone (deleted, unknown) is refused (ACCOUNT_NOT_FOUND), not a foreign-key error": async ({ stores }) => {
+    const userId = await withAccount(stores);
+    await stores.accounts.delete(userId, T0);
+    const orphan = apiKey(userId);
+    expect(await stores.keys.insertWithinLimit(orphan, 100)).toBe("ACCOUNT_NOT_FOUND");
+    expect(await stores.keys.insertWithinLimit(apiKey("no-such-user"), 100)).toBe("ACCOUNT_NOT_FOUND");
+    expect(await stores.keys.findById(orphan.id)).toBeUndefined();
+  },
+
+  "key issues racing the account's deletion: stored (and deleted with it) or ACCOUNT_NOT_FOUND, never an error": async ({ stores, parallel }) => {
+    const handles = await parallel(8);
+    const accounts: string[] = [];
+    for (let i = 0; i < 12; i++) accounts.push(await withAccount(stores));
+    const results = await race(handles, accounts, (h, userId, i) => (i === 0 ? h.accounts.delete(userId, T0) : h.keys.insertWithinLimit(apiKey(userId), 100)));
+    for (const [n, userId] of accounts.entries()) {
+      for (const result of results[n]!.slice(1)) expect(typeof result === "object" || result === "ACCOUNT_NOT_FOUND").toBe(true);
+      expect(await stores.keys.listActive(userId)).toEqual([]);
     }
   },
 

@@ -1,5 +1,6 @@
 import { expect } from "bun:test";
 import type { StateStores } from "../../src/db/state-stores";
+import type { ApiKey } from "../../src/keys/store";
 import type { UsageDelta } from "../../src/usage/store";
 import { type Check, type ContractBackend, onEach, registerChecks } from "./backend";
 import { apiKey, T0, user } from "./fixtures";
@@ -12,7 +13,7 @@ const H = 3600_000;
 async function keysOfAnAccount(stores: Pick<StateStores, "accounts" | "keys">, n: number, account = user()): Promise<string[]> {
   await stores.accounts.insert(account);
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await stores.keys.insertWithinLimit(apiKey(account.id), 100))!.id);
+  for (let i = 0; i < n; i++) ids.push(((await stores.keys.insertWithinLimit(apiKey(account.id), 100)) as ApiKey).id);
   return ids;
 }
 
