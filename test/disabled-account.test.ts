@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { disableAccount, enableAccount, setAccountPassword } from "../src/accounts/admin";
+import { parseRateSpec } from "../src/config/config";
+import { SETTINGS } from "../src/config/settings";
 import { createActiveKeys } from "../src/keys/active-keys";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
@@ -19,6 +21,7 @@ afterAll(() => t.close());
 const operator = () => ({
   accounts: t.stores.accounts,
   sessions: t.stores.sessions,
+  limits: t.stores.limits,
   keys: createActiveKeys({ store: t.stores.keys, revocations: t.stores.keyRevocations, clock: Date.now }),
 });
 
@@ -71,6 +74,17 @@ describe("a disabled account", () => {
     expect(await setAccountPassword(operator(), user, "a new password", Date.now())).toMatchObject({ sessionsEnded: 1 });
     expect((await t.request("/v1/keys", { headers: { cookie } })).status).toBe(401);
     expect((await signIn(email, "password123")).status).toBe(401);
+    expect((await signIn(email, "a new password")).status).toBe(200);
+  });
+
+  test("a password set by the operator ends a lockout by wrong passwords (they were against a password that is gone)", async () => {
+    const email = "locked@example.com";
+    await t.request("/api/auth/sign-up/email", jsonPost({ email, password: "password123", name: "L" }));
+    const user = (await t.stores.accounts.findByEmail(email))!;
+    const limit = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit").limit;
+    for (let i = 0; i < limit; i++) expect((await signIn(email, "wrong password")).status).toBe(401);
+    expect((await signIn(email, "password123")).status).toBe(429);
+    await setAccountPassword(operator(), user, "a new password", Date.now());
     expect((await signIn(email, "a new password")).status).toBe(200);
   });
 });

@@ -40,7 +40,7 @@ export async function usersCommand(positionals: readonly string[], flags: Readon
   return withAdminState(config, `users ${sub}`, async ({ stores, keys }) => {
     const account = await accountOf(stores, address);
     const now = systemClock();
-    const deps = { accounts: stores.accounts, sessions: stores.sessions, keys };
+    const deps = { accounts: stores.accounts, sessions: stores.sessions, limits: stores.limits, keys };
     const wasDisabled = account.disabledAt !== null;
     let changed: User;
     let sessionsEnded = 0;
