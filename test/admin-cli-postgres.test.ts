@@ -6,7 +6,7 @@ import { jsonPost, sessionCookie } from "./helpers/http";
 import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRedis } from "./helpers/store-servers";
 
 /**
- * The admin commands with the state in PostgreSQL and the revocation signal in Redis (decisions §10, §11):
+ * The admin commands with the state in PostgreSQL and the revocation signal in Redis (design §10, §11):
  * the same commands, through the same store contracts, and a running binary with two workers refuses a
  * disabled account's key and a revoked key on the very next request (Redis pub/sub, not the key cache's
  * second). Backup and restore point to PostgreSQL's own tools.

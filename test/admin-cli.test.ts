@@ -5,7 +5,7 @@ import { expectRefusal, parseJsonOutput } from "./helpers/cli-output";
 import { jsonPost, sessionCookie } from "./helpers/http";
 
 /**
- * The admin commands (decisions §10) against a running compiled binary with two workers: each change is
+ * The admin commands (design §10) against a running compiled binary with two workers: each change is
  * in effect on the very next request, on both workers (bursts of new connections, which the kernel spreads
  * over them; the access log shows both answered), `--json` output has its declared shape, and a bad
  * e-mail or id gets the documented exit code.

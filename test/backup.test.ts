@@ -11,7 +11,7 @@ import { expectRefusal, parseJsonOutput } from "./helpers/cli-output";
 import { jsonPost, sessionCookie } from "./helpers/http";
 
 /**
- * `foodapi backup` and `foodapi restore` (decisions §10) on the compiled binary: a backup taken while
+ * `foodapi backup` and `foodapi restore` (design §10) on the compiled binary: a backup taken while
  * clients sign up and issue keys serves, once restored into a fresh data directory, everything that was
  * acknowledged before it started; restore refuses bad files and a directory a server uses.
  */

@@ -76,7 +76,7 @@ describe("Better Auth client", () => {
   });
 });
 
-describe("Better Auth client: account self-service (decisions §13)", () => {
+describe("Better Auth client: account self-service (design §13)", () => {
   test("updateUser, listSessions, revokeSession, revokeOtherSessions, changePassword and deleteUser, unchanged", async () => {
     const laptop = clientWithCookieJar();
     const phone = clientWithCookieJar();

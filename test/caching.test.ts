@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { decodeContent } from "./helpers/content-coding";
 import { testAppWithKey } from "./helpers/test-app";
 
-// ETag, 304 and content codings on the data routes (decisions §9), in process: the bytes as sent.
+// ETag, 304 and content codings on the data routes (design §9), in process: the bytes as sent.
 
 const suite = testAppWithKey();
 

@@ -41,7 +41,7 @@ describe("permissions of the data directory and the state files", () => {
       for (const name of ["state.sqlite", "state.sqlite-wal", "state.sqlite-shm", "keys.epoch"]) {
         expect(`${name} ${mode(join(dataDir, name))}`).toBe(`${name} 600`);
       }
-      // Owner only whatever mode it had (decisions §14), and the log says it was tightened.
+      // Owner only whatever mode it had (design §14), and the log says it was tightened.
       expect(mode(dataDir)).toBe("700");
       expect(server.stderr()).toContain(`data directory ${dataDir} was open to other users (mode 755): made it 700`);
       if (canSwitchUser) {

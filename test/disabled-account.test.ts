@@ -7,7 +7,7 @@ import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 /**
- * A disabled account over HTTP (decisions §10), on either backend: the operator's functions
+ * A disabled account over HTTP (design §10), on either backend: the operator's functions
  * (src/accounts/admin.ts, what `foodapi users` runs) used from outside the app, as another process would,
  * through the stores and the revocation signal. Every answer is held to the OpenAPI document.
  */

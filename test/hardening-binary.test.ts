@@ -6,7 +6,7 @@ import { runBinary, startServer, type RunningServer } from "./helpers/binary";
 import { rawHttp } from "./helpers/raw-http";
 
 /**
- * Hardening regressions (decisions §14) against the compiled binary: what only a real socket can send
+ * Hardening regressions (design §14) against the compiled binary: what only a real socket can send
  * (no Host, a short Host, a huge declared body) and what only a real process shows (its memory).
  */
 let server: RunningServer;

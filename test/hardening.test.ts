@@ -6,7 +6,7 @@ import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { BASE, createTestApp, type TestApp } from "./helpers/test-app";
 
-/** Regression tests for the hardening findings (decisions §14), in-process; the binary's side is in hardening-binary.test.ts. */
+/** Regression tests for the hardening findings (design §14), in-process; the binary's side is in hardening-binary.test.ts. */
 let t: TestApp;
 let key: string;
 beforeAll(async () => {

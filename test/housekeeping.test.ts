@@ -5,7 +5,7 @@ import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 import { TEST_BACKEND } from "./helpers/test-backend";
 
-/** Nothing grows without bound (decisions §14): the housekeeping job, driven with an injected clock. */
+/** Nothing grows without bound (design §14): the housekeeping job, driven with an injected clock. */
 const apps: TestApp[] = [];
 afterAll(() => Promise.all(apps.map((app) => app.close())));
 

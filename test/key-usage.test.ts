@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
 import { pollUntil } from "./helpers/wait";
 
 /**
- * Usage per key (decisions §12) through the HTTP interface: requests counted in memory, written in batches
+ * Usage per key (design §12) through the HTTP interface: requests counted in memory, written in batches
  * within 5 s, shown per hour. The clock runs at real speed from ten minutes into an hour, so that a run
  * never straddles two hours.
  */

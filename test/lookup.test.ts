@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
 import { MAX_BODY_BYTES } from "../src/http/body";
 import { TRIAL_TOKEN_REQUESTS } from "../src/trial/token";
 
-// POST /v1/foods/lookup (decisions §9): several details at once, one quota unit per distinct food number,
+// POST /v1/foods/lookup (design §9): several details at once, one quota unit per distinct food number,
 // all or nothing.
 
 let t: TestApp;
@@ -125,7 +125,7 @@ describe("POST /v1/foods/lookup", () => {
 });
 
 /**
- * One rule for every data route with a body (decisions §16 says it of the analysis too): the credential is
+ * One rule for every data route with a body (design §16 says it of the analysis too): the credential is
  * checked first (401 whatever the body, nothing counted), then a body that is not JSON, too large, or not a
  * request of the route's is a 4xx that costs one unit and carries the RateLimit headers, until the quota is
  * spent; then it is the 429.

@@ -7,7 +7,7 @@ import { MALFORMED_ORIGIN } from "../src/http/origin-check";
 import { type Family, PrometheusParseError, parsePrometheusText, sampleValue } from "./helpers/prometheus";
 
 /**
- * /metrics on the compiled binary with two workers (decisions §10): one scrape holds both processes'
+ * /metrics on the compiled binary with two workers (design §10): one scrape holds both processes'
  * counters, exactly; anything but the right bearer token is the unknown-route 404; no e-mail, key id or
  * IP appears. Also the request ids on answers and access-log lines, --log-level, and what the log says of a
  * refused Origin or Referer.

@@ -9,7 +9,7 @@ import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRe
 import { POSTGRES_MIGRATIONS } from "../src/db/postgres-migrations";
 
 /**
- * Two compiled binaries on two ports sharing one PostgreSQL and one Redis (decisions §11): every rule of
+ * Two compiled binaries on two ports sharing one PostgreSQL and one Redis (design §11): every rule of
  * one process holds across both. Both start at the same moment on an empty database.
  */
 const missing = postgresMissing() ?? redisMissing();

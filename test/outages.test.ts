@@ -10,7 +10,7 @@ import { startTcpProxy } from "./helpers/tcp-proxy";
 import { pollUntil } from "./helpers/wait";
 
 /**
- * Outages against the compiled binaries (decisions §11, issue 16): two instances sharing one PostgreSQL and
+ * Outages against the compiled binaries (design §11, issue 16): two instances sharing one PostgreSQL and
  * one Redis under a bounded concurrent load on loopback, while Redis or PostgreSQL stops and starts again,
  * and while one instance is killed outright. Every answer is 200, 429 or 503 (a 503 with Retry-After and
  * the JSON error shape), none takes longer than a bound, quotas never fail open, and service returns by

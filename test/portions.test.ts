@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { oracleFoodValues, oraclePortions, oracleScaled } from "./helpers/sr28-oracle";
 import { testAppWithKey } from "./helpers/test-app";
 
-// Amounts for a portion (decisions §9): every value scaled to the grams asked for, rounded to the
+// Amounts for a portion (design §9): every value scaled to the grams asked for, rounded to the
 // nutrient's SR28 decimals, checked against an oracle that reads the raw SR28 files and multiplies their
 // decimal text by hand.
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 /**
- * CORS for the data API, OPTIONS, HSTS and nosniff (decisions §10), through the real app. The CORS rules:
+ * CORS for the data API, OPTIONS, HSTS and nosniff (design §10), through the real app. The CORS rules:
  * data routes, /v1/meta and the trial routes answer allowed origins; cookie routes (/api/auth/*, /v1/keys)
  * never carry a CORS header; nothing ever carries Access-Control-Allow-Credentials.
  */

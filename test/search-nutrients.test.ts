@@ -3,7 +3,7 @@ import { oracleFoods, oracleMatches, oracleNutrientUnits, oracleNutrientValues, 
 import { testAppWithKey } from "./helpers/test-app";
 
 /**
- * Nutrient filters and sorts on GET /v1/foods (decisions §9), held against an oracle computed here from
+ * Nutrient filters and sorts on GET /v1/foods (design §9), held against an oracle computed here from
  * the raw SR28 files (FOOD_DES.txt, NUT_DATA.txt, NUTR_DEF.txt): every case is walked page by page, and
  * must give each matching food exactly once, in the oracle's order, with the values the files hold.
  */

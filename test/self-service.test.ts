@@ -5,7 +5,7 @@ import { jsonPost, sessionCookie, snapshot } from "./helpers/http";
 import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
 
 /**
- * Account self-service (decisions §13) through the app's HTTP interface, on the test backend (SQLite, or
+ * Account self-service (design §13) through the app's HTTP interface, on the test backend (SQLite, or
  * PostgreSQL + Redis with FOODAPI_TEST_BACKEND=postgres+redis). Every request from a client IP of its
  * own where the per-IP sign-in limit could interfere.
  */

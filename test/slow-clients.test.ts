@@ -9,7 +9,7 @@ import { readStream } from "./helpers/wait";
 import { MAX_HEAD_BYTES, RUNTIME_MAX_HEAD_BYTES } from "../src/http/head-limit";
 
 /**
- * Slow and idle clients (decisions §10) on the compiled binary: 1,000 connections held open and silent do
+ * Slow and idle clients (design §10) on the compiled binary: 1,000 connections held open and silent do
  * not keep a normal client waiting, and the server closes them after --idle-timeout. Both processes get a
  * raised file-descriptor limit (a bash `ulimit -n` before exec): 1,000 sockets each, and more.
  */

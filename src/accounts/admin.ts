@@ -5,7 +5,7 @@ import { hashPassword } from "./passwords";
 import type { AccountStore, SessionStore, User } from "./store";
 
 /**
- * What the operator does to an account (`foodapi users ...`, decisions §10), as plain functions over the
+ * What the operator does to an account (`foodapi users ...`, design §10), as plain functions over the
  * stores: each takes effect on every serving process's next request.
  */
 /** No session has the empty id: "every session but this one" is every session. */

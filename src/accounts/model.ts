@@ -60,7 +60,7 @@ export type SignInBody = typeof SignInBody.static;
 export type UserJson = typeof UserJson.static;
 export type SessionJson = typeof SessionJson.static;
 
-/* Account self-service (decisions §13), with Better Auth's shapes. */
+/* Account self-service (design §13), with Better Auth's shapes. */
 
 const newPassword = t.String({
   minLength: PASSWORD_MIN_LENGTH,

@@ -26,13 +26,13 @@ import { MAX_SESSIONS_PER_ACCOUNT } from "./sessions";
 const AUTH = "/api/auth";
 /** What every self-service route can answer: no session, and the store. */
 const SESSION_ERRORS = ["SIGN_IN_REQUIRED", STATE_ERROR] as const;
-/** ... and a state change from another site's page (the CSRF rule, decisions §4). */
+/** ... and a state change from another site's page (the CSRF rule, design §4). */
 const CHANGE_ERRORS = [...SESSION_ERRORS, "INVALID_ORIGIN"] as const;
 /** ... and, for a route that takes the password, a wrong one, and the per-IP and per-account limits. */
 const PASSWORD_ERRORS = [...CHANGE_ERRORS, "INVALID_PASSWORD", "TOO_MANY_REQUESTS", "PASSWORD_ATTEMPTS_LIMITED"] as const;
 
 /**
- * The signed-in account's own routes under `/api/auth` (decisions §13), shaped like Better Auth's so that
+ * The signed-in account's own routes under `/api/auth` (design §13), shaped like Better Auth's so that
  * its client's `changePassword`, `updateUser`, `deleteUser`, `listSessions`, `revokeSession` and
  * `revokeOtherSessions` work unchanged. Mounted inside authRoutes, which checks origins.
  */

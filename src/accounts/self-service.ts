@@ -11,7 +11,7 @@ import { newSession, type SessionClient, type ValidSession } from "./sessions";
 import type { AccountStore, Session, SessionStore, User } from "./store";
 
 /**
- * Account self-service (decisions §13) as plain functions over the stores: the routes
+ * Account self-service (design §13) as plain functions over the stores: the routes
  * (self-service-routes.ts) only carry requests to them and answers back.
  */
 

@@ -3,7 +3,7 @@ import { PER_100_GRAMS } from "./detail";
 import type { FoodDetail } from "./model";
 
 /**
- * Nutrient amounts for another quantity than 100 g (decisions §9): `?grams=` or `?portion=<seq>` on a
+ * Nutrient amounts for another quantity than 100 g (design §9): `?grams=` or `?portion=<seq>` on a
  * detail, `grams` in a lookup. Every value becomes value × grams / 100, rounded to the nutrient's SR28
  * decimals, in exact decimal arithmetic (so `0.085 × 150 / 100` is 0.128 rounded, never 0.12749999...),
  * halves rounded away from zero.

@@ -3,7 +3,7 @@ import { type AmountRequest, gramsFromNumber } from "./amounts";
 import type { DetailView } from "./service";
 
 /**
- * `POST /v1/foods/lookup` (decisions §9): several foods' details in one request, each food number once, in
+ * `POST /v1/foods/lookup` (design §9): several foods' details in one request, each food number once, in
  * the order asked. It costs one unit of quota per distinct food number, so the body is checked here, by
  * plain functions, before anything is counted.
  */

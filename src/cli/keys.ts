@@ -20,7 +20,7 @@ const SHAPES: Record<string, { flags: readonly string[]; words: number; usage: s
 /** Flags every subcommand takes: where the state is, and the output format. */
 const COMMON_FLAGS = ["data-dir", "state-url", "redis-url", "json"];
 
-/** `foodapi keys ...`: issue, list and revoke keys without the dashboard (decisions §8, §10). */
+/** `foodapi keys ...`: issue, list and revoke keys without the dashboard (design §8, §10). */
 export async function keysCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>, config: Config): Promise<number> {
   const [sub, ...words] = positionals;
   const shape = sub === undefined ? undefined : SHAPES[sub];

@@ -10,7 +10,7 @@ import type { AdminUser } from "./admin-model";
 import { accountOf, emailArgument, iso, print, shortTime, table, withAdminState } from "./admin-state";
 import { readPassword } from "./read-password";
 
-/** `foodapi users ...`: the admin commands over accounts (decisions §10). */
+/** `foodapi users ...`: the admin commands over accounts (design §10). */
 export async function usersCommand(positionals: readonly string[], flags: ReadonlyMap<string, string>, config: Config): Promise<number> {
   const [sub, email] = positionals;
   const json = flags.has("json");

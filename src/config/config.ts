@@ -41,7 +41,7 @@ export interface Config {
   readonly cacheDir: string;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;
-  /** PostgreSQL for the state instead of SQLite in the data directory (decisions §11). Holds credentials: never logged. */
+  /** PostgreSQL for the state instead of SQLite in the data directory (design §11). Holds credentials: never logged. */
   readonly stateUrl: URL | undefined;
   /** Redis for the counters instead of the state store. Holds credentials: never logged. */
   readonly redisUrl: URL | undefined;

@@ -58,7 +58,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE TABLE trial_usage (jti text PRIMARY KEY, used integer NOT NULL, expires_at bigint NOT NULL);
    CREATE INDEX trial_usage_expiry_idx ON trial_usage (expires_at);
    CREATE TABLE storage_probe (id integer PRIMARY KEY CHECK (id = 1), written_at bigint NOT NULL);`,
-  // Account self-service (decisions §12, §13): where each session was started, and requests per key per
+  // Account self-service (design §12, §13): where each session was started, and requests per key per
   // hour (src/usage/), going with their key.
   `ALTER TABLE sessions ADD COLUMN ip_address text;
    ALTER TABLE sessions ADD COLUMN user_agent text;

@@ -7,7 +7,7 @@ import { openRedis, parseRedisUrl } from "./redis";
 import type { StateStores } from "./state-stores";
 
 /**
- * What instances share through Redis (decisions §11): the rate-limit windows and the revocation signal,
+ * What instances share through Redis (design §11): the rate-limit windows and the revocation signal,
  * both of which may be lost without breaking a rule for long. A window lost with a Redis that kept nothing
  * (a restart without persistence, a key evicted at maxmemory, a failover to a replica that had not caught
  * up) starts afresh: at most one more window's worth for whoever was counted in it. A lost signal makes

@@ -6,7 +6,7 @@ import { STATE_FILE_NAME } from "./state-db";
 import { STATE_MIGRATIONS } from "./state-migrations";
 
 /**
- * `foodapi backup` and `foodapi restore` on the SQLite state database (decisions §10). A backup is one
+ * `foodapi backup` and `foodapi restore` on the SQLite state database (design §10). A backup is one
  * self-contained SQLite file; a restore checks one and puts it in place, refusing while anything uses the
  * data directory.
  */

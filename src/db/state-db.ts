@@ -35,7 +35,7 @@ const DIR_MODE = 0o700;
  * The directory and `state.sqlite` with owner-only permissions before SQLite opens it: SQLite gives the
  * -wal and -shm files it creates the database file's mode, whatever the umask. Files left by an older
  * version (0644 under a common umask) are tightened. The directory is 0700 whatever the umask and whatever
- * mode it had (decisions §14): one made 0755 by an operator or a service manager is tightened, and the
+ * mode it had (design §14): one made 0755 by an operator or a service manager is tightened, and the
  * log says so; one this user cannot tighten (not its owner) stops start-up.
  */
 function prepareFiles(dataDir: string, file: string, log: (line: string) => void): void {

@@ -69,7 +69,7 @@ export const STATE_MIGRATIONS: readonly string[] = [
      key_hash TEXT NOT NULL,
      revoked_at INTEGER NOT NULL
    );`,
-  // Account self-service (decisions §12, §13): where each session was started, for the account's session
+  // Account self-service (design §12, §13): where each session was started, for the account's session
   // list; and requests per key per hour, batched by each process (src/usage/). A key's usage goes with
   // the key (revoked keys are swept after a week, an account's keys when it is deleted).
   `ALTER TABLE sessions ADD COLUMN ip_address TEXT;

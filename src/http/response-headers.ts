@@ -5,7 +5,7 @@ import type { RouteTemplates } from "./route-templates";
 
 /**
  * The headers added to answers after the routes have made them, in one place: CORS for the data API,
- * `Strict-Transport-Security` behind an https base URL, and `OPTIONS` (decisions §10). Each route sets
+ * `Strict-Transport-Security` behind an https base URL, and `OPTIONS` (design §10). Each route sets
  * only its own headers (content type, RateLimit, ETag, a page's CSP); `nosniff` is set where every
  * answer is built (errors.ts `errorResponse`, the direct routes, the shell), and `X-Request-Id` by the
  * server with the access log (server.ts), since the id belongs to the log line.

@@ -10,7 +10,7 @@ const KEY_RECORD_BYTES = 128;
 /**
  * How long a cached key is trusted without asking the store. Revocations arrive as signals and take
  * effect at once; this bounds what a missed signal can cost to the one second within which the contract
- * wants a revoked key refused by every instance (decisions §11).
+ * wants a revoked key refused by every instance (design §11).
  */
 export const KEY_CACHE_TTL_MS = 1000;
 /**

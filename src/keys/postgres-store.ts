@@ -103,7 +103,7 @@ export function createPostgresKeyStore(db: BunSQLDatabase): KeyStore {
  * Revocations with PostgreSQL alone: no signal between instances, and none is needed for the contract's
  * rule. The key cache (keys/active-keys.ts) trusts a cached key for less than a second and the revoke
  * itself has committed before it answers, so every instance refuses a revoked key within one second
- * (decisions §11) without hearing of it. This instance drops the key from its own cache at once
+ * (design §11) without hearing of it. This instance drops the key from its own cache at once
  * (ActiveKeys.revoke). Where Redis is configured, its pub/sub makes the refusal immediate everywhere.
  */
 export function createPostgresKeyRevocations(): KeyRevocations {

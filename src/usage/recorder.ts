@@ -4,7 +4,7 @@ import type { UsageDelta, UsageStore } from "./store";
 
 export const HOUR_MS = 3600_000;
 /**
- * Counts are written at most this long after the request (decisions §12: a crash loses at most 5 s of
+ * Counts are written at most this long after the request (design §12: a crash loses at most 5 s of
  * them). Each process writes its own counts: with N workers, N small writes every interval at most.
  */
 export const USAGE_FLUSH_INTERVAL_MS = 2000;

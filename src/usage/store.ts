@@ -1,7 +1,7 @@
 import type { MaybePromise } from "../maybe-promise";
 
 /**
- * Requests per API key per hour (decisions §12): statistics, not quota. Each process counts in memory
+ * Requests per API key per hour (design §12): statistics, not quota. Each process counts in memory
  * (usage/recorder.ts) and adds its counts now and then; adding is atomic, so any number of processes and
  * instances can add to the same key's hour. Times are epoch milliseconds.
  */

@@ -5,7 +5,7 @@ import { jsonPost, sessionCookie } from "../helpers/http";
 import { pollUntil } from "../helpers/wait";
 
 /**
- * The dashboard's account self-service and usage per key (issue 18, decisions §13) in Debian's Chromium
+ * The dashboard's account self-service and usage per key (issue 18, design §13) in Debian's Chromium
  * against the compiled binary, with no network beyond it. A free tier of 4 requests per hour makes 429s
  * cheap to produce for the usage chart; the auth limit is raised for the file's sign-ins.
  */

@@ -8,7 +8,7 @@ export interface User {
 }
 
 /**
- * "Account settings" for the signed-in user (decisions §13): the name, a password change that can sign
+ * "Account settings" for the signed-in user (design §13): the name, a password change that can sign
  * out the other devices, where the account is signed in, and deletion behind the password and a typed
  * confirmation (the account's e-mail address).
  */

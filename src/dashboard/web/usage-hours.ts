@@ -13,7 +13,7 @@ export interface HourSlot {
   usage: HourUsage | undefined;
 }
 
-/** The server's window (decisions §12): the current hour and the 167 before it. */
+/** The server's window (design §12): the current hour and the 167 before it. */
 export const USAGE_HOURS = 7 * 24;
 export const HOUR_MS = 3600_000;
 
