@@ -47,7 +47,7 @@ export async function setAccountPassword(
   password: string,
   now: number,
 ): Promise<{ user: User; sessionsEnded: number }> {
-  const changed = (await deps.accounts.changePassword(user.id, await hashPassword(password), now, {})) ?? { user, sessionsEnded: 0 };
+  const changed = (await deps.accounts.changePassword(user.id, await hashPassword(password), now, { endSessions: {} })) ?? { user, sessionsEnded: 0 };
   await deps.limits.forget([passwordFailureBucket(user.email)]);
   return changed;
 }

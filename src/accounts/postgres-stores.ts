@@ -7,6 +7,10 @@ import type { AccountStore, SessionStore } from "./store";
 /** Text PostgreSQL cannot hold: an id from a request with a NUL is nobody's (as keys/postgres-store.ts has it). */
 const impossible = (id: string) => id.includes("\u0000");
 
+/** The account as the caller verified it: its id and, when given, the password hash it still has. */
+const verified = (userId: string, whilePasswordHash: string | undefined) =>
+  and(eq(users.id, userId), whilePasswordHash === undefined ? undefined : eq(users.passwordHash, whilePasswordHash));
+
 export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
   const byEmail = db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare("users_by_email");
   return {
@@ -30,10 +34,12 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
 
     // The UPDATE locks the account's row until the sessions are gone: a sign-in storing a session under the
     // old hash (which locks the same row, createPostgresSessionStore) either finishes before, and its session
-    // is ended here, or finds the new hash after, and stores nothing.
-    changePassword: (userId, passwordHash, now, endSessions) =>
+    // is ended here, or finds the new hash after, and stores nothing. An UPDATE that waited on another
+    // change re-evaluates its WHERE on the row that change left (READ COMMITTED), so `whilePasswordHash`
+    // is checked against the newest hash, not the one of this statement's snapshot.
+    changePassword: (userId, passwordHash, now, { whilePasswordHash, endSessions } = {}) =>
       db.transaction(async (tx) => {
-        const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
+        const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(verified(userId, whilePasswordHash)).returning();
         if (!user) return undefined;
         if (!endSessions) return { user, sessionsEnded: 0 };
         const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
@@ -42,11 +48,13 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
       }),
 
     // The account's row is locked first: a key being issued for it (which locks the same row,
-    // keys/postgres-store.ts) finishes before, or finds no account after. Deleting the keys cascades to
-    // their usage; a usage flush racing this waits on the keys' rows or skips them (usage/postgres-store.ts).
-    delete: (userId) =>
+    // keys/postgres-store.ts) finishes before, or finds no account after. A password change that held the
+    // row is waited for and the WHERE checked again on the row it left, so a stale `whilePasswordHash`
+    // deletes nothing. Deleting the keys cascades to their usage; a usage flush racing this waits on the
+    // keys' rows or skips them (usage/postgres-store.ts).
+    delete: (userId, _now, bounds) =>
       db.transaction(async (tx) => {
-        const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+        const [found] = await tx.select({ id: users.id }).from(users).where(verified(userId, bounds?.whilePasswordHash)).for("update");
         if (!found) return undefined;
         const keys = await tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
         await tx.delete(sessions).where(eq(sessions.userId, userId));
