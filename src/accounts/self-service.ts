@@ -4,7 +4,7 @@ import type { ActiveKeys } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
 import { parseName } from "../security/text";
 import { type ListedSession, USER_NAME_MAX_LENGTH } from "./model";
-import { type PasswordCheckDeps, passwordFailureBucket, verifyAccountPassword } from "./password-check";
+import { type PasswordCheckDeps, passwordFailureBuckets, sessionFailureBucket, verifyAccountPassword } from "./password-check";
 import { hashPassword } from "./passwords";
 import { checkNewPassword } from "./service";
 import { newSession, type SessionClient, type ValidSession } from "./sessions";
@@ -17,11 +17,12 @@ import type { AccountStore, Session, SessionStore, User } from "./store";
 
 /**
  * The signed-in user's password, or 400 INVALID_PASSWORD (Better Auth's answer; the session is not at
- * stake); counted against the account's failure limit like a sign-in (429 past it). The hash it was
- * verified against, for the write to be made only while the account still has it.
+ * stake); counted against the account's failure limit for its sessions, apart from sign-in's
+ * (password-check.ts; 429 past it). The hash it was verified against, for the write to be made only while
+ * the account still has it.
  */
 async function requirePassword(deps: PasswordCheckDeps, user: User, password: string): Promise<string> {
-  if (!(await verifyAccountPassword(deps, user.email, user.passwordHash, password)) || !user.passwordHash) throw apiError("INVALID_PASSWORD");
+  if (!(await verifyAccountPassword(deps, sessionFailureBucket(user.id), user.passwordHash, password)) || !user.passwordHash) throw apiError("INVALID_PASSWORD");
   return user.passwordHash;
 }
 
@@ -94,7 +95,7 @@ export async function deleteAccount(
     return;
   }
   await deps.activeKeys.dropDeleted(deleted.keys.map((key) => key.keyHash));
-  await deps.limiter.forget([keyIssueBucket(user.id), passwordFailureBucket(user.email), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
+  await deps.limiter.forget([keyIssueBucket(user.id), ...passwordFailureBuckets(user), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
