@@ -16,7 +16,11 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_KEY_ISSUE_LIMIT: "100000/1h" } });
+  // Sign-ins that read the account after the change or the deletion are wrong passwords: up to MAX_STARTED
+  // of them on a slow run, past the default 10 per account, which would turn the later ones into 429s.
+  t = await createTestApp({
+    env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_PASSWORD_FAILURE_LIMIT: "100000/15m", FOODAPI_KEY_ISSUE_LIMIT: "100000/1h" },
+  });
 });
 afterAll(() => t.close());
 
