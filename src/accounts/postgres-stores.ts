@@ -74,6 +74,17 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
   };
 }
 
+/**
+ * Deadlocks among session rows, and why there are none: a statement deleting several sessions locks them one
+ * by one, in whatever order its plan meets them, so two such statements over the same rows may each hold
+ * one the other wants (PostgreSQL then aborts one with 40P01, which is no storage fault: a 500). Every
+ * multi-row deletion of one account's sessions (insert's trimming, changePassword, the account's deletion,
+ * deleteOthersOfUser) first locks the account's row, so those of one account take turns and never hold
+ * session rows while waiting for each other. sweepExpired, the one deletion across accounts, skips locked
+ * rows, so it never waits and cannot close a cycle. The rest (extend, delete, deleteOfUser) touch one row,
+ * holding nothing while they wait for it. Ordering the deletions instead would not do: the trimming's
+ * order is its plan's.
+ */
 export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
   const byTokenHash = db
     .select({ session: sessions, user: users })
@@ -120,12 +131,18 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
       return (await db.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id })).length > 0;
     },
 
-    deleteOthersOfUser: async (userId, keepId) =>
-      (await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id })).length,
+    // The account's row first, as insert's trimming, a password change and a deletion lock it (see below).
+    deleteOthersOfUser: (userId, keepId) =>
+      db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
+        return (await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id })).length;
+      }),
 
-    // PostgreSQL's DELETE has no LIMIT: the batch is chosen by a subquery.
+    // PostgreSQL's DELETE has no LIMIT: the batch is chosen by a subquery, which skips rows another
+    // transaction holds (a sign-in trimming, an account's deletion): the sweep never waits on a row lock,
+    // and those rows are deleted by their holder or by the next sweep.
     async sweepExpired(now, batch) {
-      const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch);
+      const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch).for("update", { skipLocked: true });
       return (await db.delete(sessions).where(inArray(sessions.id, due)).returning({ id: sessions.id })).length;
     },
   };
