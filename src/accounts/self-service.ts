@@ -22,7 +22,8 @@ import type { AccountStore, Session, SessionStore, User } from "./store";
  * the account still has it.
  */
 async function requirePassword(deps: PasswordCheckDeps, user: User, password: string): Promise<string> {
-  if (!(await verifyAccountPassword(deps, sessionFailureBucket(user.id), user.passwordHash, password)) || !user.passwordHash) throw apiError("INVALID_PASSWORD");
+  const valid = await verifyAccountPassword(deps, sessionFailureBucket(user.id), user.passwordHash, password);
+  if (!valid || !user.passwordHash) throw apiError("INVALID_PASSWORD");
   return user.passwordHash;
 }
 
@@ -90,7 +91,7 @@ export async function deleteAccount(
   const verifiedHash = await requirePassword(deps, user, password);
   const deleted = await deps.accounts.delete(user.id, deps.clock(), { whilePasswordHash: verifiedHash });
   if (!deleted) {
-    // Gone already (deleted meanwhile): what was asked is done.
+    // Still there: its password changed in between. Gone (deleted meanwhile): what was asked is done.
     if (await deps.accounts.findById(user.id)) throw passwordChangedMeanwhile();
     return;
   }
