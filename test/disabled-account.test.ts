@@ -77,14 +77,19 @@ describe("a disabled account", () => {
     expect((await signIn(email, "a new password")).status).toBe(200);
   });
 
-  test("a password set by the operator ends a lockout by wrong passwords (they were against a password that is gone)", async () => {
+  test("a password set by the operator ends a lockout by wrong passwords, sign-in's and the session routes' (they were against a password that is gone)", async () => {
     const email = "locked@example.com";
-    await t.request("/api/auth/sign-up/email", jsonPost({ email, password: "password123", name: "L" }));
+    const cookie = sessionCookie(await t.request("/api/auth/sign-up/email", jsonPost({ email, password: "password123", name: "L" })));
     const user = (await t.stores.accounts.findByEmail(email))!;
     const limit = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit").limit;
+    const change = (cookie: string, currentPassword: string) => t.request("/api/auth/change-password", jsonPost({ currentPassword, newPassword: currentPassword }, { cookie }));
     for (let i = 0; i < limit; i++) expect((await signIn(email, "wrong password")).status).toBe(401);
+    for (let i = 0; i < limit; i++) expect((await change(cookie, "wrong password")).status).toBe(400);
     expect((await signIn(email, "password123")).status).toBe(429);
+    expect((await change(cookie, "password123")).status).toBe(429);
     await setAccountPassword(operator(), user, "a new password", Date.now());
-    expect((await signIn(email, "a new password")).status).toBe(200);
+    const signedIn = await signIn(email, "a new password");
+    expect(signedIn.status).toBe(200);
+    expect((await change(sessionCookie(signedIn), "a new password")).status).toBe(200);
   });
 });

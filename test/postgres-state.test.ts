@@ -6,13 +6,14 @@ import { schemaVersions, storageProbe } from "../src/db/postgres-schema";
 import { POSTGRES_MIGRATIONS } from "../src/db/postgres-migrations";
 import { openPostgresState, STORE_CALL_DEADLINE_MS } from "../src/db/postgres-state";
 import type { StateStores } from "../src/db/state-stores";
+import type { MaybePromise } from "../src/maybe-promise";
 import { InvalidStateUrl, StateStoreUnusable, storageFault } from "../src/db/storage-fault";
 import { apiKeys } from "../src/keys/postgres-schema";
 import { rateCounters } from "../src/limits/postgres-schema";
 import { secrets, trialUsage, usedChallenges } from "../src/trial/postgres-schema";
 import { keyUsage } from "../src/usage/postgres-schema";
 import { type ContractBackend, runStoreContracts } from "./contracts";
-import { user } from "./contracts/fixtures";
+import { session, SIGNED_IN, T0, user } from "./contracts/fixtures";
 import { postgresMissing, type StoreServer, startPostgres } from "./helpers/store-servers";
 import { startTcpProxy } from "./helpers/tcp-proxy";
 import { createTestApp } from "./helpers/test-app";
@@ -197,6 +198,64 @@ if (missing) {
       expect(noDatabase).toBeInstanceOf(StateStoreUnusable);
       expect(noDatabase.message).toContain("(3D000)");
       expect(noDatabase.message).not.toContain("attempts");
+    });
+  });
+
+  /**
+   * Deletions of an account's sessions against a sign-in's trimming at the session cap (SessionStore.insert),
+   * forced into the order that deadlocks: the sign-in (here its statements, on a connection of the test's)
+   * holds the account's row and has deleted one session when the store call starts, and deletes the
+   * other, which the call would have locked first, once the call is waiting. PostgreSQL would abort one of
+   * them with 40P01 after its deadlock_timeout (1 s); the store calls must neither deadlock nor wait on it.
+   */
+  describe("session deletions racing a sign-in's trimming", () => {
+    async function againstTrimming(call: (stores: StateStores, account: { id: string }) => MaybePromise<number>, expiresAt: number) {
+      const url = await createDatabase(await migratedTemplate());
+      const stores = await openPostgresState(url, undefined, { poolSize: 2 });
+      const client = new SQL(url, { max: 2 });
+      try {
+        const account = user();
+        await stores.accounts.insert(account);
+        // Stored in this order, so that a scan of the account's (or the expired) sessions meets `first` first.
+        const [first, second] = [session(account.id, { expiresAt }), session(account.id, { expiresAt })];
+        for (const s of [first, second]) await stores.sessions.insert(s, SIGNED_IN);
+        const signIn = await client.reserve();
+        try {
+          await signIn`BEGIN`;
+          await signIn`SELECT id FROM users WHERE id = ${account.id} FOR NO KEY UPDATE`;
+          await signIn`DELETE FROM sessions WHERE id = ${second.id}`;
+          const called = Promise.resolve(call(stores, account));
+          called.catch(() => {});
+          // Until the call has answered (it need not wait) or waits on a lock.
+          await pollUntil(
+            async () => {
+              const settled = await Promise.race([called.then(() => true, () => true), Bun.sleep(10).then(() => false)]);
+              const [{ n }] = await client`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+              return settled || n > 0 ? true : undefined;
+            },
+            { ms: 1000, what: "the store call waiting on a lock or answered" },
+          );
+          await signIn`DELETE FROM sessions WHERE id = ${first.id}`;
+          await signIn`COMMIT`;
+          const deleted = await within(called, STORE_CALL_DEADLINE_MS, "the store call");
+          expect(await stores.sessions.listOfUser(account.id)).toEqual([]);
+          return deleted;
+        } finally {
+          signIn.release();
+        }
+      } finally {
+        await client.close();
+        await stores.close();
+        await dropDatabase(url);
+      }
+    }
+
+    test("deleteOthersOfUser (revoke-other-sessions, users disable) waits for the account's row, then deletes what is left", async () => {
+      expect(await againstTrimming((stores, account) => stores.sessions.deleteOthersOfUser(account.id, ""), T0 + 3600_000)).toBe(0);
+    });
+
+    test("sweepExpired waits on no session a sign-in holds: it sweeps the others and leaves that one to the sign-in", async () => {
+      expect(await againstTrimming((stores) => stores.sessions.sweepExpired(T0, 100), T0 - 1000)).toBe(1);
     });
   });
 

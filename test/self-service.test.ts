@@ -286,26 +286,47 @@ describe("wrong passwords per account", () => {
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
   }
 
-  test("past the limit, from any client IP, every route that checks the password is 429 with Retry-After, the right password too", async () => {
+  const rightChange = (cookie: string) => post("change-password", { currentPassword: "first password", newPassword: "first password" }, { cookie, ...client() });
+
+  test("sign-in past the limit, from any client IP: 429 with Retry-After, the right password too; the signed-in owner still changes the password", async () => {
     const { cookie } = await signUp("target@example.com");
     // Every attempt from a client IP of its own (client()): the per-IP limit never applies.
-    const wrong = [wrongSignIn("target@example.com"), wrongChange(cookie), wrongDelete(cookie)];
-    for (let i = 0; i < PASSWORD_FAILURES; i++) expect([400, 401]).toContain((await wrong[i % wrong.length]!()).status);
-    for (const attempt of wrong) await expectRefused(await attempt());
+    for (let i = 0; i < PASSWORD_FAILURES; i++) expect((await wrongSignIn("target@example.com")()).status).toBe(401);
+    await expectRefused(await wrongSignIn("target@example.com")());
     await expectRefused(await signIn("target@example.com", "first password"));
-    await expectRefused(await post("delete-user", { password: "first password" }, { cookie, ...client() }));
-    // Nothing happened to the account, and another account is not affected.
-    expect((await getSession(cookie))?.user.email).toBe("target@example.com");
+    // Anonymous wrong sign-ins do not reach the routes behind the owner's session.
+    expect((await wrongDelete(cookie)()).status).toBe(400);
+    const changed = await post("change-password", { currentPassword: "first password", newPassword: "second password" }, { cookie, ...client() });
+    expect(changed.status).toBe(200);
+    // Another account is not affected.
     await signUp("unaffected@example.com");
     expect((await signIn("unaffected@example.com", "first password")).status).toBe(200);
   });
 
-  test("only wrong passwords count: right ones in between leave the allowance as it was", async () => {
+  test("change-password and delete-user past the limit, together, from any client IP and session: 429, the right password too; sign-in is not affected", async () => {
+    const { cookie } = await signUp("stolen@example.com");
+    const owner = sessionCookie(await signIn("stolen@example.com", "first password"));
+    // A stolen session guessing: its count is the account's, so another session of it is limited too.
+    const wrong = [wrongChange(cookie), wrongDelete(cookie)];
+    for (let i = 0; i < PASSWORD_FAILURES; i++) expect((await wrong[i % wrong.length]!()).status).toBe(400);
+    for (const attempt of [...wrong, wrongChange(owner)]) await expectRefused(await attempt());
+    await expectRefused(await post("delete-user", { password: "first password" }, { cookie: owner, ...client() }));
+    // Nothing happened to the account, and its owner still signs in.
+    expect((await getSession(cookie))?.user.email).toBe("stolen@example.com");
+    expect((await signIn("stolen@example.com", "first password")).status).toBe(200);
+    expect((await signIn("stolen@example.com", "not the password")).status).toBe(401);
+  });
+
+  test("only wrong passwords count: right ones in between leave each allowance as it was", async () => {
     const { cookie } = await signUp("typos@example.com");
     for (let i = 0; i < PASSWORD_FAILURES - 1; i++) expect((await wrongSignIn("typos@example.com")()).status).toBe(401);
     for (let i = 0; i < 3; i++) expect((await signIn("typos@example.com", "first password")).status).toBe(200);
-    expect((await wrongDelete(cookie)()).status).toBe(400);
+    expect((await wrongSignIn("typos@example.com")()).status).toBe(401);
     await expectRefused(await wrongSignIn("typos@example.com")());
+    for (let i = 0; i < PASSWORD_FAILURES - 1; i++) expect((await wrongDelete(cookie)()).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await rightChange(cookie)).status).toBe(200);
+    expect((await wrongChange(cookie)()).status).toBe(400);
+    await expectRefused(await wrongDelete(cookie)());
   });
 
   test("an unknown e-mail is counted the same way, so the limit does not tell which e-mails have an account", async () => {

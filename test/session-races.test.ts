@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { setAccountPassword } from "../src/accounts/admin";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
@@ -15,7 +16,11 @@ import { createTestApp, type TestApp } from "./helpers/test-app";
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_KEY_ISSUE_LIMIT: "100000/1h" } });
+  // Sign-ins that read the account after the change or the deletion are wrong passwords: up to MAX_STARTED
+  // of them on a slow run, past the default 10 per account, which would turn the later ones into 429s.
+  t = await createTestApp({
+    env: { FOODAPI_AUTH_LIMIT: "100000/1m", FOODAPI_PASSWORD_FAILURE_LIMIT: "100000/15m", FOODAPI_KEY_ISSUE_LIMIT: "100000/1h" },
+  });
 });
 afterAll(() => t.close());
 
@@ -110,4 +115,65 @@ describe("sign-ins and key issues racing delete-user", () => {
       expect(await t.state.rows("SELECT id FROM users WHERE id = ?", userId)).toEqual([]);
     }
   }, 120_000);
+});
+
+/**
+ * The operator's `users set-password` committing between a self-service route's password check and its
+ * write, forced: the app's account store runs the reset just before the route's write reaches it.
+ */
+describe("the operator's password reset between change-password's (or delete-user's) check and its write", () => {
+  const OPERATOR = "the operator's password";
+  async function appResettingBefore(write: "changePassword" | "delete") {
+    let reset: (() => Promise<unknown>) | undefined;
+    const app = await createTestApp({
+      env: { FOODAPI_AUTH_LIMIT: "100000/1m" },
+      stores: (backend) => ({
+        ...backend,
+        accounts: {
+          ...backend.accounts,
+          [write]: async (...args: unknown[]) => {
+            const before = reset;
+            reset = undefined;
+            await before?.();
+            return (backend.accounts[write] as (...a: unknown[]) => unknown)(...args);
+          },
+        },
+      }),
+    });
+    const cookie = sessionCookie(await app.request("/api/auth/sign-up/email", jsonPost({ email: "reset@example.com", password: OLD, name: "Owner" })));
+    const owner = (await app.stores.accounts.findByEmail("reset@example.com"))!;
+    reset = () => setAccountPassword({ accounts: app.stores.accounts, limits: app.stores.limits }, owner, OPERATOR, Date.now());
+    const signIn = async (password: string) => (await app.request("/api/auth/sign-in/email", jsonPost({ email: "reset@example.com", password }))).status;
+    return { app, cookie, owner, signIn };
+  }
+
+  test("change-password: 400 INVALID_PASSWORD, and the operator's password is the account's", async () => {
+    const { app, cookie, signIn } = await appResettingBefore("changePassword");
+    try {
+      const response = await app.request("/api/auth/change-password", jsonPost({ currentPassword: OLD, newPassword: NEW, revokeOtherSessions: true }, { cookie }));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as any).code).toBe("INVALID_PASSWORD");
+      expect(response.headers.get("set-cookie")).toBeNull();
+      expect(await signIn(NEW)).toBe(401);
+      expect(await signIn(OLD)).toBe(401);
+      expect(await signIn(OPERATOR)).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("delete-user: 400 INVALID_PASSWORD, and the account, its keys and the operator's password stay", async () => {
+    const { app, cookie, owner, signIn } = await appResettingBefore("delete");
+    try {
+      const { key } = await app.issueKey("reset@example.com");
+      const response = await app.request("/api/auth/delete-user", jsonPost({ password: OLD }, { cookie }));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as any).code).toBe("INVALID_PASSWORD");
+      expect((await app.stores.accounts.findById(owner.id))?.email).toBe("reset@example.com");
+      expect((await app.request("/v1/food-groups", { headers: { "x-api-key": key } })).status).toBe(200);
+      expect(await signIn(OPERATOR)).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
 });

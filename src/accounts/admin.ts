@@ -1,6 +1,6 @@
 import type { ActiveKeys } from "../keys/active-keys";
 import type { LimitStore } from "../limits/store";
-import { passwordFailureBucket } from "./password-check";
+import { passwordFailureBuckets } from "./password-check";
 import { hashPassword } from "./passwords";
 import type { AccountStore, SessionStore, User } from "./store";
 
@@ -38,8 +38,9 @@ export async function enableAccount(deps: Pick<AccountAdminDeps, "accounts">, us
 /**
  * Sets a password (checked by the caller against the sign-up rules) and ends every session of the account,
  * in one transaction: no moment, and no failure half-way, leaves the old sessions working with the new
- * password. The account's wrong-password count is forgotten: the operator's reset is the way out of a
- * lockout (accounts/password-check.ts), and the guesses counted were against a password that is gone.
+ * password. The account's wrong-password counts (sign-in's and its sessions') are forgotten: the operator's
+ * reset is the way out of a lockout (accounts/password-check.ts), and the guesses counted were against a
+ * password that is gone.
  */
 export async function setAccountPassword(
   deps: Pick<AccountAdminDeps, "accounts"> & { limits: Pick<LimitStore, "forget"> },
@@ -47,7 +48,7 @@ export async function setAccountPassword(
   password: string,
   now: number,
 ): Promise<{ user: User; sessionsEnded: number }> {
-  const changed = (await deps.accounts.changePassword(user.id, await hashPassword(password), now, {})) ?? { user, sessionsEnded: 0 };
-  await deps.limits.forget([passwordFailureBucket(user.email)]);
+  const changed = (await deps.accounts.changePassword(user.id, await hashPassword(password), now, { endSessions: {} })) ?? { user, sessionsEnded: 0 };
+  await deps.limits.forget(passwordFailureBuckets(user));
   return changed;
 }

@@ -7,6 +7,10 @@ import type { AccountStore, SessionStore } from "./store";
 /** Text PostgreSQL cannot hold: an id from a request with a NUL is nobody's (as keys/postgres-store.ts has it). */
 const impossible = (id: string) => id.includes("\u0000");
 
+/** The account as the caller verified it: its id and, when given, the password hash it still has. */
+const verified = (userId: string, whilePasswordHash: string | undefined) =>
+  and(eq(users.id, userId), whilePasswordHash === undefined ? undefined : eq(users.passwordHash, whilePasswordHash));
+
 export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
   const byEmail = db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare("users_by_email");
   return {
@@ -30,10 +34,12 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
 
     // The UPDATE locks the account's row until the sessions are gone: a sign-in storing a session under the
     // old hash (which locks the same row, createPostgresSessionStore) either finishes before, and its session
-    // is ended here, or finds the new hash after, and stores nothing.
-    changePassword: (userId, passwordHash, now, endSessions) =>
+    // is ended here, or finds the new hash after, and stores nothing. An UPDATE that waited on another
+    // change re-evaluates its WHERE on the row that change left (READ COMMITTED), so `whilePasswordHash`
+    // is checked against the newest hash, not the one of this statement's snapshot.
+    changePassword: (userId, passwordHash, now, { whilePasswordHash, endSessions } = {}) =>
       db.transaction(async (tx) => {
-        const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning();
+        const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(verified(userId, whilePasswordHash)).returning();
         if (!user) return undefined;
         if (!endSessions) return { user, sessionsEnded: 0 };
         const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
@@ -42,11 +48,13 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
       }),
 
     // The account's row is locked first: a key being issued for it (which locks the same row,
-    // keys/postgres-store.ts) finishes before, or finds no account after. Deleting the keys cascades to
-    // their usage; a usage flush racing this waits on the keys' rows or skips them (usage/postgres-store.ts).
-    delete: (userId) =>
+    // keys/postgres-store.ts) finishes before, or finds no account after. A password change that held the
+    // row is waited for and the WHERE checked again on the row it left, so a stale `whilePasswordHash`
+    // deletes nothing. Deleting the keys cascades to their usage; a usage flush racing this waits on the
+    // keys' rows or skips them (usage/postgres-store.ts).
+    delete: (userId, _now, bounds) =>
       db.transaction(async (tx) => {
-        const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+        const [found] = await tx.select({ id: users.id }).from(users).where(verified(userId, bounds?.whilePasswordHash)).for("update");
         if (!found) return undefined;
         const keys = await tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
         await tx.delete(sessions).where(eq(sessions.userId, userId));
@@ -66,6 +74,17 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
   };
 }
 
+/**
+ * Deadlocks among session rows, and why there are none: a statement deleting several sessions locks them one
+ * by one, in whatever order its plan meets them, so two such statements over the same rows may each hold
+ * one the other wants (PostgreSQL then aborts one with 40P01, which is no storage fault: a 500). Every
+ * multi-row deletion of one account's sessions (insert's trimming, changePassword, the account's deletion,
+ * deleteOthersOfUser) first locks the account's row, so those of one account take turns and never hold
+ * session rows while waiting for each other. sweepExpired, the one deletion across accounts, skips locked
+ * rows, so it never waits and cannot close a cycle. The rest (extend, delete, deleteOfUser) touch one row,
+ * holding nothing while they wait for it. Ordering the deletions instead would not do: the trimming's
+ * order is its plan's.
+ */
 export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
   const byTokenHash = db
     .select({ session: sessions, user: users })
@@ -112,12 +131,18 @@ export function createPostgresSessionStore(db: BunSQLDatabase): SessionStore {
       return (await db.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, userId))).returning({ id: sessions.id })).length > 0;
     },
 
-    deleteOthersOfUser: async (userId, keepId) =>
-      (await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id })).length,
+    // The account's row first, as insert's trimming, a password change and a deletion lock it (see below).
+    deleteOthersOfUser: (userId, keepId) =>
+      db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
+        return (await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId))).returning({ id: sessions.id })).length;
+      }),
 
-    // PostgreSQL's DELETE has no LIMIT: the batch is chosen by a subquery.
+    // PostgreSQL's DELETE has no LIMIT: the batch is chosen by a subquery, which skips rows another
+    // transaction holds (a sign-in trimming, an account's deletion): the sweep never waits on a row lock,
+    // and those rows are deleted by their holder or by the next sweep.
     async sweepExpired(now, batch) {
-      const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch);
+      const due = db.select({ id: sessions.id }).from(sessions).where(lte(sessions.expiresAt, now)).limit(batch).for("update", { skipLocked: true });
       return (await db.delete(sessions).where(inArray(sessions.id, due)).returning({ id: sessions.id })).length;
     },
   };

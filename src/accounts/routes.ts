@@ -89,7 +89,7 @@ export function authRoutes(deps: AuthRouteDeps) {
         response: { 200: SignInResponse },
         detail: operation({
           summary: "Sign in with e-mail and password",
-          description: `An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (\`foodapi users disable\`) gets 403 \`BANNED_USER\`. \`rememberMe: false\` makes the cookie end with the browser session. Besides the per-IP limit, each e-mail address, with an account or not, may have ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} from any IP (change-password and delete-user count too); past it, 429 whatever the password.`,
+          description: `An unknown e-mail and a wrong password get the same 401; the right password of an account the operator disabled (\`foodapi users disable\`) gets 403 \`BANNED_USER\`. \`rememberMe: false\` makes the cookie end with the browser session. Besides the per-IP limit, each e-mail address, with an account or not, may have ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} from any IP; past it, 429 whatever the password. Change-password and delete-user count apart (per account, behind its session): neither count locks the other out.`,
           tags: ["Accounts"],
           credential: "none",
           errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER", "PASSWORD_ATTEMPTS_LIMITED"],

@@ -38,12 +38,15 @@ const PASSWORD_ERRORS = [...CHANGE_ERRORS, "INVALID_PASSWORD", "TOO_MANY_REQUEST
  */
 export function selfServiceRoutes(deps: AuthRouteDeps) {
   const { accounts, sessions, clock, secureCookies } = deps;
-  const limits = `Counted against the per-IP sign-in limit, and against the account's limit of ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} (from any IP, sign-in included; 429 past it).`;
+  // The password checked, then the write: a password set in between (another session's change, the
+  // operator's reset) wins, and the write is not made (self-service.ts).
+  const changedMeanwhile = "A password changed in between, by another session or `foodapi users set-password`, wins: nothing is changed and the answer is 400 INVALID_PASSWORD.";
+  const limits = `Counted against the per-IP sign-in limit, and against the account's limit of ${passwordFailureLimitInWords(deps.config.passwordFailureLimit)} for change-password and delete-user together (from any IP; 429 past it). Sign-in counts its wrong passwords apart: neither count locks the other route out.`;
 
   // The routes that take the account's password try a password, like signing in: each is counted against
   // the same per-IP limit (its own bucket, as each auth route has), and checks the password through
-  // verifyAccountPassword (password-check.ts), which limits wrong ones per account. A route that takes a
-  // password belongs here.
+  // verifyAccountPassword (password-check.ts), which limits wrong ones per account, in the count of the
+  // account's sessions (sessionFailureBucket), apart from sign-in's. A route that takes a password belongs here.
   const passwordRoutes = new Elysia()
     .use(sessionGuard(deps, [`${AUTH}/change-password`, `${AUTH}/delete-user`], "SIGN_IN_REQUIRED"))
     .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
@@ -60,7 +63,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
         detail: operation({
           summary: "Change the password",
           description:
-            `Needs the current password. With \`revokeOtherSessions: true\` every session of the account ends (other browsers are signed out) and the caller gets a fresh session: its cookie, and its token in \`token\`. ${limits}`,
+            `Needs the current password. With \`revokeOtherSessions: true\` every session of the account ends (other browsers are signed out) and the caller gets a fresh session: its cookie, and its token in \`token\`. ${limits} ${changedMeanwhile}`,
           tags: ["Accounts"],
           credential: "session",
           errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG"],
@@ -83,7 +86,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
         detail: operation({
           summary: "Delete the account, its sessions, keys and usage",
           description:
-            `Needs the account's password. ${limits} Everything kept of the account goes at once: its sessions end, its usage and counters are deleted, and the e-mail can sign up again. Its keys get the uniform 401 ${KEYS_REFUSED}. Clears the cookie.`,
+            `Needs the account's password. ${limits} ${changedMeanwhile} Everything kept of the account goes at once: its sessions end, its usage and counters are deleted, and the e-mail can sign up again. Its keys get the uniform 401 ${KEYS_REFUSED}. Clears the cookie.`,
           tags: ["Accounts"],
           credential: "session",
           errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR"],

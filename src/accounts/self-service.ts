@@ -4,7 +4,7 @@ import type { ActiveKeys } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
 import { parseName } from "../security/text";
 import { type ListedSession, USER_NAME_MAX_LENGTH } from "./model";
-import { type PasswordCheckDeps, passwordFailureBucket, verifyAccountPassword } from "./password-check";
+import { type PasswordCheckDeps, passwordFailureBuckets, sessionFailureBucket, verifyAccountPassword } from "./password-check";
 import { hashPassword } from "./passwords";
 import { checkNewPassword } from "./service";
 import { newSession, type SessionClient, type ValidSession } from "./sessions";
@@ -17,14 +17,26 @@ import type { AccountStore, Session, SessionStore, User } from "./store";
 
 /**
  * The signed-in user's password, or 400 INVALID_PASSWORD (Better Auth's answer; the session is not at
- * stake); counted against the account's failure limit like a sign-in (429 past it).
+ * stake); counted against the account's failure limit for its sessions, apart from sign-in's
+ * (password-check.ts; 429 past it). The hash it was verified against, for the write to be made only while
+ * the account still has it.
  */
-async function requirePassword(deps: PasswordCheckDeps, user: User, password: string): Promise<void> {
-  if (!(await verifyAccountPassword(deps, user.email, user.passwordHash, password))) throw apiError("INVALID_PASSWORD");
+async function requirePassword(deps: PasswordCheckDeps, user: User, password: string): Promise<string> {
+  const valid = await verifyAccountPassword(deps, sessionFailureBucket(user.id), user.passwordHash, password);
+  if (!valid || !user.passwordHash) throw apiError("INVALID_PASSWORD");
+  return user.passwordHash;
 }
 
 /** The account vanished between the session check and the write (deleted meanwhile): as if signed out. */
 const gone = () => apiError("SIGN_IN_REQUIRED");
+
+/**
+ * The write found the account with another password than the one verified: changed in between (the
+ * operator's `users set-password`, another session's change-password), and that change wins. The password
+ * given is no longer the account's: 400 INVALID_PASSWORD, as a moment later. Not counted as a wrong
+ * password: it was right when checked.
+ */
+const passwordChangedMeanwhile = () => apiError("INVALID_PASSWORD");
 
 export interface PasswordChange {
   user: User;
@@ -40,14 +52,17 @@ export async function changePassword(
   client: SessionClient,
 ): Promise<PasswordChange> {
   checkNewPassword(body.newPassword);
-  await requirePassword(deps, account.user, body.currentPassword);
+  const verifiedHash = await requirePassword(deps, account.user, body.currentPassword);
   const passwordHash = await hashPassword(body.newPassword);
   const persistent = account.session.persistent;
   // Ending the other sessions ends this one too, and starts a fresh one in the same transaction: a token
   // that may have leaked with the old password is worth nothing afterwards, whichever session held it.
   const fresh = body.revokeOtherSessions ? newSession(deps.clock, account.user.id, persistent, client) : undefined;
-  const changed = await deps.accounts.changePassword(account.user.id, passwordHash, deps.clock(), fresh && { replaceWith: fresh.session });
-  if (!changed) throw gone();
+  const changed = await deps.accounts.changePassword(account.user.id, passwordHash, deps.clock(), {
+    whilePasswordHash: verifiedHash,
+    endSessions: fresh && { replaceWith: fresh.session },
+  });
+  if (!changed) throw (await deps.accounts.findById(account.user.id)) ? passwordChangedMeanwhile() : gone();
   return { user: changed.user, token: fresh?.token ?? null, persistent };
 }
 
@@ -73,11 +88,15 @@ export async function deleteAccount(
   user: User,
   password: string,
 ): Promise<void> {
-  await requirePassword(deps, user, password);
-  const deleted = await deps.accounts.delete(user.id, deps.clock());
-  if (!deleted) return;
+  const verifiedHash = await requirePassword(deps, user, password);
+  const deleted = await deps.accounts.delete(user.id, deps.clock(), { whilePasswordHash: verifiedHash });
+  if (!deleted) {
+    // Still there: its password changed in between. Gone (deleted meanwhile): what was asked is done.
+    if (await deps.accounts.findById(user.id)) throw passwordChangedMeanwhile();
+    return;
+  }
   await deps.activeKeys.dropDeleted(deleted.keys.map((key) => key.keyHash));
-  await deps.limiter.forget([keyIssueBucket(user.id), passwordFailureBucket(user.email), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
+  await deps.limiter.forget([keyIssueBucket(user.id), ...passwordFailureBuckets(user), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -3,7 +3,7 @@ import type { Clock } from "../clock";
 import { codePointLength, parseName } from "../security/text";
 import { parseEmail } from "./email";
 import { type SessionJson, type SignInBody, type SignUpBody, USER_NAME_MAX_LENGTH, type UserJson } from "./model";
-import { type PasswordCheckDeps, verifyAccountPassword } from "./password-check";
+import { type PasswordCheckDeps, signInFailureBucket, verifyAccountPassword } from "./password-check";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 import { newId } from "../security/tokens";
 import type { AccountStore, Session, User } from "./store";
@@ -62,7 +62,7 @@ export async function findOrCreatePasswordlessAccount(accounts: AccountStore, em
 export async function signIn(deps: PasswordCheckDeps & { accounts: AccountStore }, body: SignInBody): Promise<User> {
   const email = parseEmail(body.email);
   const user = email === undefined ? undefined : await deps.accounts.findByEmail(email);
-  const valid = await verifyAccountPassword(deps, email, user?.passwordHash, body.password);
+  const valid = await verifyAccountPassword(deps, email === undefined ? undefined : signInFailureBucket(email), user?.passwordHash, body.password);
   if (!user || !valid) throw apiError("INVALID_EMAIL_OR_PASSWORD");
   // Only to the holder of the password, as Better Auth's admin plugin has it: nobody else learns of the ban.
   if (user.disabledAt !== null) throw apiError("BANNED_USER");

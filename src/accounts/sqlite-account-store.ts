@@ -1,10 +1,10 @@
-import { asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { apiKeys, keyRevocations } from "../keys/sqlite-schema";
 import { ALL_KEYS } from "../keys/store";
 import { keyUsage } from "../usage/sqlite-schema";
 import { sessions, users } from "./sqlite-schema";
-import type { AccountStore, DeletedAccount, PasswordChanged, Session, User } from "./store";
+import type { AccountStore, DeletedAccount, PasswordChanged, PasswordChangeOptions, Session, User } from "./store";
 
 export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore {
   // IMMEDIATE: the write lock is taken at the start, so two sign-ups of one e-mail in two processes queue
@@ -14,9 +14,12 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
     if (inserted && firstSession) db.insert(sessions).values(firstSession).run();
     return inserted;
   });
+  // The account as the caller verified it: its id and, when given, the password hash it still has.
+  const verified = (userId: string, whilePasswordHash: string | undefined) =>
+    and(eq(users.id, userId), whilePasswordHash === undefined ? undefined : eq(users.passwordHash, whilePasswordHash));
   const changePassword = sqlite.transaction(
-    (userId: string, passwordHash: string, now: number, endSessions: { replaceWith?: Session } | undefined): PasswordChanged | undefined => {
-      const user = db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).returning().get();
+    (userId: string, passwordHash: string, now: number, { whilePasswordHash, endSessions }: PasswordChangeOptions): PasswordChanged | undefined => {
+      const user = db.update(users).set({ passwordHash, updatedAt: now }).where(verified(userId, whilePasswordHash)).returning().get();
       if (!user) return undefined;
       if (!endSessions) return { user, sessionsEnded: 0 };
       const ended = db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
@@ -24,7 +27,8 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
       return { user, sessionsEnded: ended };
     },
   );
-  const deleteAccount = sqlite.transaction((userId: string, now: number): DeletedAccount | undefined => {
+  const deleteAccount = sqlite.transaction((userId: string, now: number, whilePasswordHash: string | undefined): DeletedAccount | undefined => {
+    if (!db.select({ id: users.id }).from(users).where(verified(userId, whilePasswordHash)).get()) return undefined;
     const keys = db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).all();
     const ids = keys.map((key) => key.id);
     if (ids.length > 0) {
@@ -39,8 +43,8 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
       db.insert(keyRevocations).values({ keyHash: ALL_KEYS, revokedAt: now }).run();
     }
     db.delete(sessions).where(eq(sessions.userId, userId)).run();
-    const deleted = db.delete(users).where(eq(users.id, userId)).returning({ id: users.id }).get();
-    return deleted ? { keys } : undefined;
+    db.delete(users).where(eq(users.id, userId)).run();
+    return { keys };
   });
   return {
     findByEmail: (email) => db.select().from(users).where(eq(users.email, email)).get(),
@@ -48,8 +52,8 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
     insert: (user, firstSession) => insert.immediate(user, firstSession),
     count: () => db.select({ n: count() }).from(users).get()!.n,
     rename: (userId, name, now) => db.update(users).set({ name, updatedAt: now }).where(eq(users.id, userId)).returning().get(),
-    changePassword: (userId, passwordHash, now, endSessions) => changePassword.immediate(userId, passwordHash, now, endSessions),
-    delete: (userId, now) => deleteAccount.immediate(userId, now),
+    changePassword: (userId, passwordHash, now, options = {}) => changePassword.immediate(userId, passwordHash, now, options),
+    delete: (userId, now, bounds) => deleteAccount.immediate(userId, now, bounds?.whilePasswordHash),
     list: () => db.select().from(users).orderBy(asc(users.createdAt), sql`${users}.rowid`).all(),
     setDisabled: (userId, disabled, now) =>
       db

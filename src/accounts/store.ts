@@ -55,6 +55,17 @@ export interface PasswordChanged {
   sessionsEnded: number;
 }
 
+export interface PasswordChangeOptions {
+  /**
+   * The password hash the caller verified the current password against: the change is made only while the
+   * account still has it, checked atomically with the write. Another change committed in between (the
+   * operator's `users set-password`, another session's change-password) then wins, and this one changes
+   * nothing; without it the later write would silently undo the earlier. The operator's reset gives none.
+   */
+  whilePasswordHash?: string;
+  endSessions?: { replaceWith?: Session };
+}
+
 export interface AccountStore {
   findByEmail(email: string): MaybePromise<User | undefined>;
   findById(userId: string): MaybePromise<User | undefined>;
@@ -72,15 +83,17 @@ export interface AccountStore {
    * Sets the password hash (and updatedAt). With `endSessions`, every session of the account ends in the
    * same transaction, and `endSessions.replaceWith` (when given) is stored instead: no moment where the old
    * sessions still work with the new password, nor one without a session. The account as it now is and how
-   * many sessions ended; undefined when there is no such account.
+   * many sessions ended; undefined, with nothing changed, when there is no such account or it no longer has
+   * `whilePasswordHash` (when given).
    */
-  changePassword(userId: string, passwordHash: string, now: number, endSessions?: { replaceWith?: Session }): MaybePromise<PasswordChanged | undefined>;
+  changePassword(userId: string, passwordHash: string, now: number, options?: PasswordChangeOptions): MaybePromise<PasswordChanged | undefined>;
   /**
    * Deletes the account and everything kept of it, in one transaction: its sessions, all its keys (active
-   * and revoked) and their usage counts. Undefined when there is no such account. The e-mail is free again
-   * at once. (Rate-limit counters live in the LimitStore, possibly elsewhere: the caller forgets those.)
+   * and revoked) and their usage counts. Undefined, with nothing deleted, when there is no such account or
+   * it no longer has `whilePasswordHash` (when given). The e-mail is free again at once. (Rate-limit
+   * counters live in the LimitStore, possibly elsewhere: the caller forgets those.)
    */
-  delete(userId: string, now: number): MaybePromise<DeletedAccount | undefined>;
+  delete(userId: string, now: number, bounds?: { whilePasswordHash?: string }): MaybePromise<DeletedAccount | undefined>;
   /** Every account, oldest first (the admin CLI's `users list`). */
   list(): MaybePromise<User[]>;
   /**

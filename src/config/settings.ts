@@ -19,7 +19,7 @@ export const SETTINGS = {
   clientIpHeader: { flag: "client-ip-header", env: "FOODAPI_CLIENT_IP_HEADER", shown: "cf-connecting-ip", help: "header the proxy sets to the client IP (empty: the TCP peer)" },
   freeLimit: { flag: "free-limit", env: "FOODAPI_FREE_LIMIT", shown: "1000/1h", help: "requests per window for each free key" },
   authLimit: { flag: "auth-limit", env: "FOODAPI_AUTH_LIMIT", shown: "10/1m", help: "sign-in, sign-up and password attempts per client IP and route" },
-  passwordFailureLimit: { flag: "password-failure-limit", env: "FOODAPI_PASSWORD_FAILURE_LIMIT", shown: "10/15m", help: "wrong passwords per account from any client IP; past it, the account's password checks are 429" },
+  passwordFailureLimit: { flag: "password-failure-limit", env: "FOODAPI_PASSWORD_FAILURE_LIMIT", shown: "10/15m", help: "wrong passwords per account from any client IP (sign-in, and change-password with delete-user, counted apart)" },
   trialIpLimit: { flag: "trial-ip-limit", env: "FOODAPI_TRIAL_IP_LIMIT", shown: "10/1h", help: "trial challenges and tokens per client IP and route" },
   keyIssueLimit: { flag: "key-issue-limit", env: "FOODAPI_KEY_ISSUE_LIMIT", shown: "60/1h", help: "API keys an account may issue per window" },
   catalog: { flag: "catalog", env: "FOODAPI_CATALOG", shown: "the embedded one", help: "a catalog file from 'foodapi import' to serve instead" },

@@ -1,7 +1,7 @@
 import { eq, inArray, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { secrets, trialUsage, usedChallenges } from "./postgres-schema";
-import type { TrialStore } from "./store";
+import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
 
 export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
   // The trial routes' per-request statement, built once. One statement, atomic by itself: the upsert
@@ -36,8 +36,9 @@ export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
     trialRequestsUsed: async (jti) => (await db.select({ used: trialUsage.used }).from(trialUsage).where(eq(trialUsage.jti, jti)))[0]?.used ?? 0,
 
     async sweepExpired(now, batch) {
-      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, now)).limit(batch);
-      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, now)).limit(batch);
+      const cutoff = now - TRIAL_EXPIRY_MARGIN_MS;
+      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, cutoff)).limit(batch);
+      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, cutoff)).limit(batch);
       const [sweptUsage, sweptChallenges] = await Promise.all([
         db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }),
         db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }),

@@ -1,7 +1,7 @@
 import { eq, inArray, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../db/state-db";
 import { secrets, trialUsage, usedChallenges } from "./sqlite-schema";
-import type { TrialStore } from "./store";
+import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
 
 export function createSqliteTrialStore({ db }: StateDb): TrialStore {
   return {
@@ -36,8 +36,9 @@ export function createSqliteTrialStore({ db }: StateDb): TrialStore {
     },
 
     sweepExpired(now, batch) {
-      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, now)).limit(batch);
-      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, now)).limit(batch);
+      const cutoff = now - TRIAL_EXPIRY_MARGIN_MS;
+      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, cutoff)).limit(batch);
+      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, cutoff)).limit(batch);
       return (
         db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }).all().length +
         db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }).all().length

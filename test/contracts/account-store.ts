@@ -1,7 +1,7 @@
 import { expect } from "bun:test";
 import type { Session } from "../../src/accounts/store";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
-import { apiKey, session, SIGNED_IN, T0, user } from "./fixtures";
+import { apiKey, PASSWORD_HASH, session, SIGNED_IN, T0, user } from "./fixtures";
 
 type Stores = "accounts" | "sessions" | "keys" | "usage";
 
@@ -124,18 +124,56 @@ export const accountStoreChecks = {
     await stores.accounts.insert(other, othersSession);
     const replacement = session(account.id, { createdAt: T0 + 2000 });
     const again = { ...changed, passwordHash: "$argon2id$new-2", updatedAt: T0 + 2000 };
-    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, { replaceWith: replacement })).toEqual({ user: again, sessionsEnded: 2 });
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-2", T0 + 2000, { endSessions: { replaceWith: replacement } })).toEqual({ user: again, sessionsEnded: 2 });
     expect(await stores.sessions.listOfUser(account.id)).toEqual([replacement]);
     expect(await stores.sessions.findByTokenHash(replacement.tokenHash)).toEqual({ session: replacement, user: again });
 
     // The admin CLI's set-password: every session ends, none replaces them.
     const third = { ...again, passwordHash: "$argon2id$new-3", updatedAt: T0 + 3000 };
-    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-3", T0 + 3000, {})).toEqual({ user: third, sessionsEnded: 1 });
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$new-3", T0 + 3000, { endSessions: {} })).toEqual({ user: third, sessionsEnded: 1 });
     expect(await (await peer()).sessions.listOfUser(account.id)).toEqual([]);
     expect(await stores.accounts.findById(account.id)).toEqual(third);
     expect(await stores.sessions.findByTokenHash(othersSession.tokenHash)).toBeDefined();
-    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, { replaceWith: session("no-such-user") })).toBeUndefined();
-    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, {})).toBeUndefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, { endSessions: { replaceWith: session("no-such-user") } })).toBeUndefined();
+    expect(await stores.accounts.changePassword("no-such-user", "$argon2id$x", T0, { endSessions: {} })).toBeUndefined();
+  },
+
+  "changePassword while the account still has the verified hash: changed; with a stale one (changed meanwhile): nothing changes, no session ends": async ({ stores, peer }) => {
+    const account = user();
+    const signedIn = session(account.id);
+    await stores.accounts.insert(account, signedIn);
+    // The operator's reset commits between a change-password's check (against PASSWORD_HASH) and its write.
+    const reset = { ...account, passwordHash: "$argon2id$operator", updatedAt: T0 + 1000 };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$operator", T0 + 1000)).toEqual({ user: reset, sessionsEnded: 0 });
+    const replacement = session(account.id, { createdAt: T0 + 2000 });
+    const stale = { whilePasswordHash: PASSWORD_HASH };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$attacker", T0 + 2000, { ...stale, endSessions: { replaceWith: replacement } })).toBeUndefined();
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$attacker", T0 + 2000, stale)).toBeUndefined();
+    expect(await (await peer()).accounts.findById(account.id)).toEqual(reset);
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([signedIn]);
+    // Against the hash it has: changed, sessions ended as asked.
+    const changed = { ...reset, passwordHash: "$argon2id$owner", updatedAt: T0 + 3000 };
+    const current = { whilePasswordHash: "$argon2id$operator", endSessions: { replaceWith: replacement } };
+    expect(await stores.accounts.changePassword(account.id, "$argon2id$owner", T0 + 3000, current)).toEqual({ user: changed, sessionsEnded: 1 });
+    expect(await stores.sessions.listOfUser(account.id)).toEqual([replacement]);
+  },
+
+  "delete while the account still has the verified hash: deleted; with a stale one (changed meanwhile): nothing of it goes": async ({ stores, peer }) => {
+    const account = user();
+    const signedIn = session(account.id);
+    await stores.accounts.insert(account, signedIn);
+    const key = apiKey(account.id);
+    await stores.keys.insertWithinLimit(key, 100);
+    await stores.usage.add([{ keyId: key.id, hour: T0, allowed: 1, refused: 0 }]);
+    const reset = (await stores.accounts.changePassword(account.id, "$argon2id$operator", T0 + 1000))!.user;
+    expect(await stores.accounts.delete(account.id, T0 + 2000, { whilePasswordHash: PASSWORD_HASH })).toBeUndefined();
+    const other = await peer();
+    expect(await other.accounts.findById(account.id)).toEqual(reset);
+    expect(await other.sessions.findByTokenHash(signedIn.tokenHash)).toBeDefined();
+    expect(await other.keys.findActiveByHash(key.keyHash)).toEqual(key);
+    expect(await other.usage.hours(key.id, 0)).toEqual([{ hour: T0, allowed: 1, refused: 0 }]);
+    expect(await stores.accounts.delete(account.id, T0 + 3000, { whilePasswordHash: "$argon2id$operator" })).toEqual({ keys: [{ id: key.id, keyHash: key.keyHash }] });
+    expect(await other.accounts.findById(account.id)).toBeUndefined();
   },
 
   "sign-ins under the old hash racing changePassword with endSessions: no session of theirs outlives it": async ({ stores, parallel }) => {
@@ -145,7 +183,7 @@ export const accountStoreChecks = {
     // Handle 0 changes the password while the others store sign-ins' sessions verified against the old hash.
     const signIns = await race(handles, accounts, async (h, account, i): Promise<Session | undefined> => {
       if (i === 0) {
-        expect(await h.accounts.changePassword(account.id, `$argon2id$changed-${account.id}`, T0 + 1000, {})).toBeDefined();
+        expect(await h.accounts.changePassword(account.id, `$argon2id$changed-${account.id}`, T0 + 1000, { endSessions: {} })).toBeDefined();
         return undefined;
       }
       const signIn = session(account.id);

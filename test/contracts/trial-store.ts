@@ -1,4 +1,5 @@
 import { expect } from "bun:test";
+import { TRIAL_EXPIRY_MARGIN_MS } from "../../src/trial/store";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
 import { T0 } from "./fixtures";
 
@@ -81,23 +82,37 @@ export const trialStoreChecks = {
     }
   },
 
-  "sweepExpired forgets expired usage and challenges only, at most batch of each a call, and counts them": async ({ stores }) => {
+  "sweepExpired forgets usage and challenges expired for the margin only, at most batch of each a call, and counts them": async ({ stores }) => {
+    // Swept at T0 + the margin: expired at T0 - i, they have been expired for longer; "live" has not.
+    const sweptAt = T0 + TRIAL_EXPIRY_MARGIN_MS;
     for (const i of [1, 2, 3]) {
       await stores.trial.consumeTrialRequest(`old-${i}`, 5, T0 - i);
       await stores.trial.markChallengeUsed(`old-${i}`, T0 - i);
     }
     await stores.trial.consumeTrialRequest("live", 5, T0 + 1);
     await stores.trial.markChallengeUsed("live", T0 + 1);
-    expect(await stores.trial.sweepExpired(T0, 2)).toBe(4);
-    expect(await stores.trial.sweepExpired(T0, 2)).toBe(2);
-    expect(await stores.trial.sweepExpired(T0, 2)).toBe(0);
+    expect(await stores.trial.sweepExpired(sweptAt, 2)).toBe(4);
+    expect(await stores.trial.sweepExpired(sweptAt, 2)).toBe(2);
+    expect(await stores.trial.sweepExpired(sweptAt, 2)).toBe(0);
     // Forgotten: counted afresh, redeemable again. Kept: counting on, still a replay.
     expect(await stores.trial.consumeTrialRequest("old-1", 5, T0 + HOUR)).toBe(1);
     expect(await stores.trial.markChallengeUsed("old-1", T0 + HOUR)).toBe(true);
     expect(await stores.trial.consumeTrialRequest("live", 5, T0 + 1)).toBe(2);
     expect(await stores.trial.markChallengeUsed("live", T0 + 1)).toBe(false);
-    // Expired at the very millisecond of expiresAt, as the token and challenge checks have it.
-    expect(await stores.trial.sweepExpired(T0 + 1, 10)).toBe(2);
+    // Expired for the margin at the very millisecond of expiresAt + margin.
+    expect(await stores.trial.sweepExpired(sweptAt + 1, 10)).toBe(2);
+  },
+
+  "a record expired less than the margin ago survives the sweep (an instance whose clock is behind still takes it for live); past it, it goes": async ({ stores }) => {
+    await stores.trial.consumeTrialRequest("token", 5, T0);
+    await stores.trial.markChallengeUsed("challenge", T0);
+    expect(await stores.trial.sweepExpired(T0, 10)).toBe(0);
+    expect(await stores.trial.sweepExpired(T0 + TRIAL_EXPIRY_MARGIN_MS - 1, 10)).toBe(0);
+    // Still counted, still a replay, for the instance behind.
+    expect(await stores.trial.consumeTrialRequest("token", 5, T0)).toBe(2);
+    expect(await stores.trial.markChallengeUsed("challenge", T0)).toBe(false);
+    expect(await stores.trial.sweepExpired(T0 + TRIAL_EXPIRY_MARGIN_MS + 1, 10)).toBe(2);
+    expect(await stores.trial.trialRequestsUsed("token")).toBe(0);
   },
 } satisfies Record<string, Check<Stores>>;
 
