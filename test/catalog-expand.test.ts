@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expandCatalog } from "../src/db/catalog-expand";
@@ -72,3 +72,10 @@ test("a link another user planted at the old partial name (catalog-<id>.sqlite.p
   expect(readFileSync(theirs).length).toBe(0);
   expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000bb.sqlite", planted]);
 }, 60_000);
+
+test("refuses a cache directory others can write without the sticky bit, naming it, and leaves nothing there", async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-open-"));
+  chmodSync(cacheDir, 0o777);
+  await expect(expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000cc", cacheDir)).rejects.toThrow(`${cacheDir} can be written by other users`);
+  expect(readdirSync(cacheDir)).toEqual([]);
+});
