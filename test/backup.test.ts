@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackupOutput, RestoreOutput } from "../src/cli/admin-model";
@@ -174,6 +174,31 @@ describe("foodapi backup into a directory other users can change", () => {
       expect(readdirSync(dir)).toEqual(["state-backup.sqlite"]);
       expect(statSync(join(dir, "state-backup.sqlite")).mode & 0o777).toBe(0o600);
     }
+  });
+
+  test("removes the private directories killed backups left there once untouched for 10 minutes: not a fresh one, one holding other files, or another user's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-swept-out-"));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const leave = (name: string, file: string, old: boolean) => {
+      mkdirSync(join(dir, name), { mode: 0o700 });
+      writeFileSync(join(dir, name, file), "killed mid-backup");
+      if (old) for (const path of [join(dir, name, file), join(dir, name)]) utimesSync(path, hourAgo, hourAgo);
+      return name;
+    };
+    leave(".state-20260101T000000Z.sqlite.partial-Ab12Cd", "state-20260101T000000Z.sqlite", true);
+    const kept = [
+      leave(".state-20260102T000000Z.sqlite.partial-Ef34Gh", "state-20260102T000000Z.sqlite", false),
+      leave(".notes.txt.partial-Ij56Kl", "something else", true),
+    ];
+    if (IS_ROOT) {
+      kept.push(leave(".theirs.sqlite.partial-Mn78Op", "theirs.sqlite", false));
+      chownSync(join(dir, kept.at(-1)!, "theirs.sqlite"), 65534, 65534);
+      chownSync(join(dir, kept.at(-1)!), 65534, 65534);
+      for (const path of [join(dir, kept.at(-1)!, "theirs.sqlite"), join(dir, kept.at(-1)!)]) utimesSync(path, hourAgo, hourAgo);
+    }
+    const run = await backupInto(dir);
+    expect({ exitCode: run.exitCode, stderr: run.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    expect(readdirSync(dir).sort()).toEqual([...kept, "state-backup.sqlite"].sort());
   });
 
   test.skipIf(!IS_ROOT)("run as root, refuses a directory another user owns, naming it: its owner could swap the private directory", async () => {

@@ -50,12 +50,14 @@ test("expanding removes partial files a killed expansion left behind, not one th
   const left = join(cacheDir, ".catalog-0123456789abcdee.sqlite.partial-Ab12Cd");
   const inProgress = join(cacheDir, ".catalog-fedcba9876543210.sqlite.partial-Zz99Yy");
   writeFileSync(leftByEarlier, "killed mid-expansion");
+  // Each holds the file named as its target, as src/db/file-beside.ts makes it.
+  const inside = (dir: string) => join(dir, dir.replace(/^.*\/\.(.+)\.partial-\w+$/, "$1"));
   for (const dir of [left, inProgress]) {
     mkdirSync(dir, { mode: 0o700 });
-    writeFileSync(join(dir, "catalog.sqlite"), "being written");
+    writeFileSync(inside(dir), "being written");
   }
   const hourAgo = new Date(Date.now() - 3_600_000);
-  for (const path of [leftByEarlier, left]) utimesSync(path, hourAgo, hourAgo);
+  for (const path of [leftByEarlier, inside(left), left]) utimesSync(path, hourAgo, hourAgo);
   await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000aa", cacheDir);
   expect(readdirSync(cacheDir).sort()).toEqual([".catalog-fedcba9876543210.sqlite.partial-Zz99Yy", "catalog-00000000000000aa.sqlite"]);
   expect(statSync(join(cacheDir, "catalog-00000000000000aa.sqlite")).mode & 0o777).toBe(0o644);

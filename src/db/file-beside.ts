@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, fsyncSync, mkdtempSync, openSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdtempSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** Why no file is made beside `target`: one line naming the directory, why, and what to do. */
@@ -42,13 +42,15 @@ export interface FileBesideOptions {
 
 /**
  * `mode`: the file's, exactly, whatever the umask (0600 unless it holds nothing private). Throws
- * DirectoryRefused when the directories on the way can be changed by others (above).
+ * DirectoryRefused when the directories on the way can be changed by others (above). Removes the private
+ * directories a killed process left where it makes its own (`removeAbandoned`).
  */
 export function createFileBeside(target: string, mode = 0o600, options: FileBesideOptions = {}): FileBeside {
   // Every step goes by the path checked, not through a link on the way that someone else could re-point.
   const directory = realpathSync(dirname(target));
   const madeIn = options.inParentDirectory ? dirname(directory) : directory;
   refuseUnsafeDirectories(madeIn);
+  removeAbandoned(madeIn);
   const name = basename(target);
   const final = join(directory, name);
   const privateDirectory = mkdtempSync(join(madeIn, partialDirectoryPrefix(name)));
@@ -88,6 +90,11 @@ function partialDirectoryPrefix(name: string): string {
   return `.${name}.partial-`;
 }
 
+/** The name of the target a private directory was made for (`partialDirectoryPrefix` + six), else null. */
+function partialDirectoryTarget(entry: string): string | null {
+  return /^\.(.+)\.partial-[0-9A-Za-z]{6}$/.exec(entry)?.[1] ?? null;
+}
+
 /** The sticky bit (S_ISVTX), which node:fs does not name. */
 const STICKY = 0o1000;
 
@@ -109,6 +116,38 @@ function refuseUnsafeDirectories(directory: string): void {
       );
     }
     if (dirname(path) === path) return;
+  }
+}
+
+/**
+ * No write leaves a private directory untouched this long, even a backup of a large database (SQLite writes
+ * the copy as it goes); the catalog's expansion, the slowest under qemu, is over in ~13 s.
+ */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Removes the private directories left in `directory` by a process killed before its `remove()` (SIGKILL,
+ * a crash, Ctrl-C during a backup): a backup copy or a catalog each time. Only what is unmistakably one:
+ * this user's, named as `partialDirectoryPrefix` names them, holding nothing but files named after their
+ * target (the file and SQLite's journals), none changed for ABANDONED_AFTER_MS (one being written is newer).
+ * Safe by path: `directory` passed `refuseUnsafeDirectories`, so nobody else can swap these entries.
+ */
+function removeAbandoned(directory: string): void {
+  const me = process.geteuid?.();
+  const before = Date.now() - ABANDONED_AFTER_MS;
+  for (const entry of readdirSync(directory)) {
+    const target = partialDirectoryTarget(entry);
+    if (target === null) continue;
+    const path = join(directory, entry);
+    try {
+      const found = lstatSync(path);
+      if (!found.isDirectory() || (me !== undefined && found.uid !== me) || found.mtimeMs > before) continue;
+      const inside = readdirSync(path).map((file) => ({ file, stat: lstatSync(join(path, file)) }));
+      const abandoned = inside.every(({ file, stat }) => stat.isFile() && file.startsWith(target) && stat.mtimeMs <= before);
+      if (abandoned) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile (another process removed it), or not ours to read: left as it is.
+    }
   }
 }
 
