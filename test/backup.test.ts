@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackupOutput, RestoreOutput } from "../src/cli/admin-model";
@@ -141,6 +141,75 @@ describe("foodapi backup into a directory another user can write", () => {
   });
 });
 
+describe("foodapi backup into a directory other users can change", () => {
+  const backupInto = (dir: string) => runBinaryAsync(["backup", "--out", join(dir, "state-backup.sqlite")], { cwd: server.cwd });
+
+  test("refuses a directory others can write without the sticky bit, or one inside such a directory, naming it; nothing is left there", async () => {
+    // Anyone may rename entries here: the backup's private directory could be swapped for a link to theirs.
+    const open = mkdtempSync(join(tmpdir(), "foodapi-open-out-"));
+    chmodSync(open, 0o777);
+    expectRefusal(await backupInto(open), 1, `${open} can be written by other users`, "sticky bit");
+    expect(readdirSync(open)).toEqual([]);
+    // A private directory inside it can itself be swapped by renaming it.
+    const inside = join(open, "mine");
+    mkdirSync(inside, { mode: 0o700 });
+    expectRefusal(await backupInto(inside), 1, `${open} can be written by other users`);
+    expect(readdirSync(inside)).toEqual([]);
+    const groupWritable = mkdtempSync(join(tmpdir(), "foodapi-group-out-"));
+    chmodSync(groupWritable, 0o770);
+    expectRefusal(await backupInto(groupWritable), 1, `${groupWritable} can be written by its group`);
+    expect(readdirSync(groupWritable)).toEqual([]);
+  });
+
+  test("writes into a directory with the sticky bit (as /tmp) and into an untouched one", async () => {
+    const sticky = mkdtempSync(join(tmpdir(), "foodapi-sticky-out-"));
+    chmodSync(sticky, 0o1777);
+    // 0755, as mkdir makes it under the default umask (022), and 0700, as mkdtemp makes it.
+    const plain = mkdtempSync(join(tmpdir(), "foodapi-plain-out-"));
+    chmodSync(plain, 0o755);
+    const private_ = mkdtempSync(join(tmpdir(), "foodapi-private-out-"));
+    for (const dir of [sticky, plain, private_]) {
+      const run = await backupInto(dir);
+      expect({ dir, exitCode: run.exitCode, stderr: run.stderr }).toEqual({ dir, exitCode: 0, stderr: "" });
+      expect(readdirSync(dir)).toEqual(["state-backup.sqlite"]);
+      expect(statSync(join(dir, "state-backup.sqlite")).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  test("removes the private directories killed backups left there once untouched for 10 minutes: not a fresh one, one holding other files, or another user's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-swept-out-"));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const leave = (name: string, file: string, old: boolean) => {
+      mkdirSync(join(dir, name), { mode: 0o700 });
+      writeFileSync(join(dir, name, file), "killed mid-backup");
+      if (old) for (const path of [join(dir, name, file), join(dir, name)]) utimesSync(path, hourAgo, hourAgo);
+      return name;
+    };
+    leave(".state-20260101T000000Z.sqlite.partial-Ab12Cd", "state-20260101T000000Z.sqlite", true);
+    const kept = [
+      leave(".state-20260102T000000Z.sqlite.partial-Ef34Gh", "state-20260102T000000Z.sqlite", false),
+      leave(".notes.txt.partial-Ij56Kl", "something else", true),
+    ];
+    if (IS_ROOT) {
+      kept.push(leave(".theirs.sqlite.partial-Mn78Op", "theirs.sqlite", false));
+      chownSync(join(dir, kept.at(-1)!, "theirs.sqlite"), 65534, 65534);
+      chownSync(join(dir, kept.at(-1)!), 65534, 65534);
+      for (const path of [join(dir, kept.at(-1)!, "theirs.sqlite"), join(dir, kept.at(-1)!)]) utimesSync(path, hourAgo, hourAgo);
+    }
+    const run = await backupInto(dir);
+    expect({ exitCode: run.exitCode, stderr: run.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    expect(readdirSync(dir).sort()).toEqual([...kept, "state-backup.sqlite"].sort());
+  });
+
+  test.skipIf(!IS_ROOT)("run as root, refuses a directory another user owns, naming it: its owner could swap the private directory", async () => {
+    const theirs = mkdtempSync(join(tmpdir(), "foodapi-their-out-"));
+    chmodSync(theirs, 0o755);
+    chownSync(theirs, 65534, 65534);
+    expectRefusal(await backupInto(theirs), 1, `${theirs} belongs to another user (uid 65534)`);
+    expect(readdirSync(theirs)).toEqual([]);
+  });
+});
+
 describe("foodapi restore", () => {
   test("into a fresh data directory: every account, key and trial token acknowledged before the backup works", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "foodapi-restored-"));
@@ -190,6 +259,16 @@ describe("foodapi restore", () => {
     expect((await runBinaryAsync(["restore", backupFile], { cwd })).exitCode).toBe(0);
     const restored = statSync(join(cwd, "data", "state.sqlite"));
     expect([restored.uid, restored.gid, restored.mode & 0o777]).toEqual([65534, 65534, 0o600]);
+    // The copy was made beside that directory, where its owner cannot rename anything, and nothing is left there.
+    expect(readdirSync(cwd)).toEqual(["data"]);
+  });
+
+  test("refuses a data directory others can write without the sticky bit, in one line naming it; nothing changes", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-restore-open-"));
+    mkdirSync(join(cwd, "data"));
+    chmodSync(join(cwd, "data"), 0o777);
+    expectRefusal(await runBinaryAsync(["restore", backupFile], { cwd }), 1, `${join(cwd, "data")} can be written by other users`, "nothing was changed");
+    expect(readdirSync(join(cwd, "data"))).toEqual([]);
   });
 
   test("refuses a truncated file, a file that is no database, and one from a newer foodapi; nothing changes", async () => {

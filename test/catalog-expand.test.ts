@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expandCatalog } from "../src/db/catalog-expand";
@@ -50,12 +50,14 @@ test("expanding removes partial files a killed expansion left behind, not one th
   const left = join(cacheDir, ".catalog-0123456789abcdee.sqlite.partial-Ab12Cd");
   const inProgress = join(cacheDir, ".catalog-fedcba9876543210.sqlite.partial-Zz99Yy");
   writeFileSync(leftByEarlier, "killed mid-expansion");
+  // Each holds the file named as its target, as src/db/file-beside.ts makes it.
+  const inside = (dir: string) => join(dir, dir.replace(/^.*\/\.(.+)\.partial-\w+$/, "$1"));
   for (const dir of [left, inProgress]) {
     mkdirSync(dir, { mode: 0o700 });
-    writeFileSync(join(dir, "catalog.sqlite"), "being written");
+    writeFileSync(inside(dir), "being written");
   }
   const hourAgo = new Date(Date.now() - 3_600_000);
-  for (const path of [leftByEarlier, left]) utimesSync(path, hourAgo, hourAgo);
+  for (const path of [leftByEarlier, inside(left), left]) utimesSync(path, hourAgo, hourAgo);
   await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000aa", cacheDir);
   expect(readdirSync(cacheDir).sort()).toEqual([".catalog-fedcba9876543210.sqlite.partial-Zz99Yy", "catalog-00000000000000aa.sqlite"]);
   expect(statSync(join(cacheDir, "catalog-00000000000000aa.sqlite")).mode & 0o777).toBe(0o644);
@@ -72,3 +74,10 @@ test("a link another user planted at the old partial name (catalog-<id>.sqlite.p
   expect(readFileSync(theirs).length).toBe(0);
   expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000bb.sqlite", planted]);
 }, 60_000);
+
+test("refuses a cache directory others can write without the sticky bit, naming it, and leaves nothing there", async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-open-"));
+  chmodSync(cacheDir, 0o777);
+  await expect(expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000cc", cacheDir)).rejects.toThrow(`${cacheDir} can be written by other users`);
+  expect(readdirSync(cacheDir)).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
@@ -124,6 +124,15 @@ describe("foodapi import refuses bad input and leaves no database", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`${file}:${lines}: ${problem}`);
     expect(result.leftovers).toEqual([]);
+  });
+
+  test("an output directory other users can write without the sticky bit is refused, naming it", () => {
+    const out = mkdtempSync(join(tmpdir(), "foodapi-open-out-"));
+    chmodSync(out, 0o777);
+    const result = runBinary(["import", makeMiniSr28(), "--out", join(out, "catalog.sqlite")], { cwd: out });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`import failed: ${out} can be written by other users`);
+    expect(readdirSync(out)).toEqual([]);
   });
 
   test("a duplicate row", () => {

@@ -93,6 +93,22 @@ describe("headers", () => {
     expect(tokenResponse!.status).toBe(201);
     expect(tokenResponse!.headers.get("cache-control")).toBe("no-store");
   });
+
+  test("account answers refused before the route is known are no-store too: a body over 16 KiB, declared or not, and malformed JSON", async () => {
+    const ip = { "cf-connecting-ip": "127.0.0.10" };
+    const url = "/api/auth/sign-in/email";
+    const oversized = JSON.stringify({ email: "s@example.com", password: "x".repeat(20_000) });
+    // Declared: refused by the shell before any route runs. Chunked (a stream, no length): by the body parser.
+    const declared = await t.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": String(oversized.length), ...ip }, body: oversized });
+    const chunked = await t.request(url, { method: "POST", headers: { "content-type": "application/json", ...ip }, body: new Blob([oversized]).stream() });
+    const malformed = await t.request(url, { method: "POST", headers: { "content-type": "application/json", ...ip }, body: "{" });
+    const answers = await Promise.all([declared, chunked, malformed].map(async (r) => [r.status, ((await r.json()) as any).code, r.headers.get("cache-control")]));
+    expect(answers).toEqual([
+      [413, "PAYLOAD_TOO_LARGE", "no-store"],
+      [413, "PAYLOAD_TOO_LARGE", "no-store"],
+      [400, "INVALID_JSON", "no-store"],
+    ]);
+  });
 });
 
 describe("an exhausted trial token", () => {

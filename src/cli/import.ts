@@ -4,6 +4,7 @@ import { importSr28, ImportAborted } from "../catalog/import/sqlite-importer";
 import { Sr28FormatError } from "../catalog/import/sr28-format";
 import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
 import { DEFAULT_CATALOG_FILE } from "../db/catalog-db";
+import { DirectoryRefused } from "../db/file-beside";
 
 
 /** `foodapi import [DIR|sr28asc.zip] [--out file]`: builds a catalog database from SR28's ASCII files. */
@@ -32,7 +33,7 @@ export async function importCommand(positionals: readonly string[], flags: Reado
     );
     return 0;
   } catch (error) {
-    if (error instanceof Sr28FormatError || error instanceof ImportAborted) {
+    if (error instanceof Sr28FormatError || error instanceof ImportAborted || error instanceof DirectoryRefused) {
       console.error(`import failed: ${error.message}; no catalog was written`);
       return error instanceof ImportAborted ? 130 : 1;
     }

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { restoreFoodDetails } from "../catalog/import/sqlite-details";
 import { createFileBeside } from "./file-beside";
@@ -32,13 +32,13 @@ export async function expandCatalog(source: string, id: string, cacheDir: string
     partial.remove();
   }
   // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
-  // A partial directory is another process's expansion in progress, unless it is too old to be one: a start
-  // killed while expanding (it takes a second or so) leaves it behind, 44 MB each time. (Partial files
-  // beside the target, without a directory of their own, are an earlier release's.)
+  // (The private directories of expansions killed midway, 44 MB each, went when this one's was made:
+  // ./file-beside.ts.) Partial files beside the target, without a directory of their own, are an earlier
+  // release's, and as old as it.
   for (const old of readdirSync(cacheDir)) {
     const path = join(cacheDir, old);
     if (/^catalog-[0-9a-f]+\.sqlite$/.test(old) && old !== name) rmSync(path, { force: true });
-    if (/^\.?catalog-[0-9a-f]+\.sqlite\.partial-[0-9A-Za-z]+$/.test(old) && abandoned(path)) rmSync(path, { recursive: true, force: true });
+    if (/^catalog-[0-9a-f]+\.sqlite\.partial-\d+$/.test(old) && abandoned(path)) rmSync(path, { force: true });
   }
   return target;
 }
@@ -47,8 +47,8 @@ export async function expandCatalog(source: string, id: string, cacheDir: string
 const ABANDONED_AFTER_MS = 10 * 60_000;
 
 function abandoned(path: string): boolean {
-  const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-  return modified !== undefined && Date.now() - modified > ABANDONED_AFTER_MS;
+  const found = lstatSync(path, { throwIfNoEntry: false });
+  return found !== undefined && found.isFile() && Date.now() - found.mtimeMs > ABANDONED_AFTER_MS;
 }
 
 function writeAll(path: string, bytes: Uint8Array): void {

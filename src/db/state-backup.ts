@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createFileBeside, type FileBeside } from "./file-beside";
+import { createFileBeside, DirectoryRefused, type FileBeside } from "./file-beside";
 import { STATE_FILE_NAME } from "./state-db";
 import { STATE_MIGRATIONS } from "./state-migrations";
 
@@ -83,7 +83,7 @@ export function restoreState(dataDir: string, backupFile: string, now: Date): Re
   let incoming: FileBeside | undefined;
   let current: Database | undefined;
   try {
-    incoming = createFileBeside(stateFile, FILE_MODE);
+    incoming = createFileBeside(stateFile, FILE_MODE, { inParentDirectory: rootInAnotherUsersDirectory(dataDir) });
     copyFileSync(backupFile, incoming.path);
     // The copy takes the backup's mode; the private directory it is in kept it from others meanwhile.
     chmodSync(incoming.path, FILE_MODE);
@@ -105,6 +105,7 @@ export function restoreState(dataDir: string, backupFile: string, now: Date): Re
     incoming?.remove();
     // A refused restore into a new directory leaves no empty directory behind either.
     if (created) removeEmptyDirectory(dataDir);
+    if (error instanceof DirectoryRefused) throw new StateCopyRefused(`cannot restore into ${dataDir}: ${error.message}; nothing was changed`);
     throw error;
   } finally {
     current?.close();
@@ -216,6 +217,14 @@ function lockUnused(stateFile: string, dataDir: string): Database | undefined {
     // Damaged in a way only a read shows: kept aside as it is.
     return undefined;
   }
+}
+
+/**
+ * Run as root in a directory another user owns (a restore into a service's, e.g. systemd's DynamicUser
+ * one): that user can rename anything in it, so the copy is written beside it (./file-beside.ts).
+ */
+function rootInAnotherUsersDirectory(dataDir: string): boolean {
+  return process.geteuid?.() === 0 && statSync(dataDir).uid !== 0;
 }
 
 /**

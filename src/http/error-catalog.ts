@@ -3,7 +3,7 @@ import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../keys/service";
 import { TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { MAX_BODY_BYTES } from "./body";
 import { MAX_HEAD_BYTES } from "./head-limit";
-import { ApiError, type ErrorDescription } from "./errors";
+import { ApiError, type ErrorDescription, NO_STORE } from "./errors";
 
 /**
  * Every error this API answers with, in one place: the name a throw site uses (typed: a typo does not
@@ -28,6 +28,13 @@ const fixed = (status: number, message: string, rest: { code?: string; headers?:
 
 /** Seconds a client should wait when the state database or the challenge verifier cannot answer. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * For the errors also answered before any route runs (the shell's and the direct routes' declared-length
+ * check, the server's head check and its last resort): such an answer cannot know whether the request was
+ * about an account (no-store.ts), and an error is never worth keeping anyway, so it is never stored.
+ */
+const UNROUTED = { headers: NO_STORE };
 
 export const ERROR_CATALOG = {
   VALIDATION_ERROR: entry({ status: 400, message: (field: string, problem: string) => `${field}: ${problem}`, example: ["limit", "must be an integer"] }),
@@ -57,7 +64,7 @@ export const ERROR_CATALOG = {
   KEY_NOT_FOUND: fixed(404, "No such key."),
   SESSION_NOT_FOUND: fixed(404, "No such session."),
   KEY_LIMIT_REACHED: entry({ status: 409, message: () => `An account can have at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys. Revoke one first.`, example: [] }),
-  PAYLOAD_TOO_LARGE: entry({ status: 413, message: () => `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, example: [] }),
+  PAYLOAD_TOO_LARGE: entry({ status: 413, message: () => `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, example: [], ...UNROUTED }),
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: fixed(422, "An account with this e-mail already exists. Use another e-mail."),
   RATE_LIMITED: fixed(429, "This key has reached its rate limit. Slow down and retry later."),
   TRIAL_QUOTA_EXHAUSTED: entry({
@@ -73,8 +80,9 @@ export const ERROR_CATALOG = {
     status: 431,
     message: () => `Request headers, with the request line, are limited to ${MAX_HEAD_BYTES} bytes.`,
     example: [],
+    ...UNROUTED,
   }),
-  INTERNAL_ERROR: fixed(500, "Something went wrong on our side."),
+  INTERNAL_ERROR: fixed(500, "Something went wrong on our side.", UNROUTED),
   CHALLENGE_UNAVAILABLE: fixed(503, "The bot-challenge verifier did not answer. Try again shortly.", {
     headers: { "retry-after": String(STORAGE_RETRY_AFTER_SECONDS) },
   }),
