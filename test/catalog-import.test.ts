@@ -135,6 +135,15 @@ describe("foodapi import refuses bad input and leaves no database", () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  test("an output directory only its group can write too (a umask of 002) is fine: the catalog is public", () => {
+    const out = mkdtempSync(join(tmpdir(), "foodapi-group-out-"));
+    chmodSync(out, 0o775);
+    const result = runBinary(["import", makeMiniSr28(), "--out", join(out, "catalog.sqlite")], { cwd: out });
+    expect(result.stderr).not.toContain("can be written by");
+    expect(result.exitCode).toBe(0);
+    expect(readdirSync(out)).toEqual(["catalog.sqlite"]);
+  });
+
   test("a duplicate row", () => {
     const dir = makeMiniSr28();
     const path = join(dir, "FD_GROUP.txt");

@@ -49,7 +49,7 @@ export function createFileBeside(target: string, mode = 0o600, options: FileBesi
   // Every step goes by the path checked, not through a link on the way that someone else could re-point.
   const directory = realpathSync(dirname(target));
   const madeIn = options.inParentDirectory ? dirname(directory) : directory;
-  refuseUnsafeDirectories(madeIn);
+  refuseUnsafeDirectories(madeIn, (mode & 0o077) === 0);
   removeAbandoned(madeIn);
   const name = basename(target);
   const final = join(directory, name);
@@ -98,7 +98,14 @@ function partialDirectoryTarget(entry: string): string | null {
 /** The sticky bit (S_ISVTX), which node:fs does not name. */
 const STICKY = 0o1000;
 
-function refuseUnsafeDirectories(directory: string): void {
+/**
+ * `privateFile`: a file only this user may read (a backup, the state database) is refused a directory its
+ * group can write too. A public one (the catalog) is not: a group that can write there can replace the
+ * finished file as well, so the check would protect nothing, and a umask of 002 (user-private groups, as
+ * Fedora has them) makes every new directory group-writable, `build.sh`'s dist/ among them.
+ */
+function refuseUnsafeDirectories(directory: string, privateFile: boolean): void {
+  const unsafeBits = privateFile ? 0o022 : 0o002;
   // Modes and owners mean nothing there: ACLs decide who may rename what.
   if (process.platform === "win32") return;
   const me = process.geteuid!();
@@ -109,7 +116,7 @@ function refuseUnsafeDirectories(directory: string): void {
         `${path} belongs to another user (uid ${uid}), who could replace the private directory the file is written in with a link to one of theirs; use a directory of this user's (uid ${me}) or root's, or run this as uid ${uid}`,
       );
     }
-    if ((mode & 0o022) !== 0 && (mode & STICKY) === 0) {
+    if ((mode & unsafeBits) !== 0 && (mode & STICKY) === 0) {
       const who = mode & 0o002 ? "other users" : "its group";
       throw new DirectoryRefused(
         `${path} can be written by ${who} (mode ${(mode & 0o7777).toString(8).padStart(4, "0")}) and has no sticky bit, so they could replace the private directory the file is written in with a link to one of theirs; use a directory only you can write (chmod go-w), or one with the sticky bit as /tmp has`,
