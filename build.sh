@@ -13,7 +13,7 @@ mkdir -p dist
 "$BUN" build src/dashboard/web/main.ts --target=browser --minify --outfile dist/web/dashboard.js >&2
 
 # Scalar's bundle for /docs (3.5 MB) is embedded gzip-compressed (1 MB): every browser takes it so, and the
-# server inflates it once for a client that does not (src/http/static-file.ts).
+# server inflates it once for a client that does not (src/platform/http/static-file.ts).
 SCALAR=node_modules/@scalar/api-reference/dist/browser/standalone.js
 if [ ! -f dist/web/scalar.js.gz ] || [ "$SCALAR" -nt dist/web/scalar.js.gz ]; then
   gzip -9 -n -c "$SCALAR" > dist/web/scalar.js.gz.partial && mv dist/web/scalar.js.gz.partial dist/web/scalar.js.gz
@@ -25,7 +25,7 @@ if [ ! -f dist/catalog.sqlite ] || [ -n "$(find "$SR28_DIR" src/catalog -newer d
   "$BUN" run src/main.ts import "$SR28_DIR" --out dist/catalog.sqlite
 fi
 
-# The catalog's content id names the copy a binary expands at run time (src/db/catalog-db.ts). It is the full
+# The catalog's content id names the copy a binary expands at run time (src/catalog/catalog-db.ts). It is the full
 # catalog's: the copy is rebuilt to answer as this one does, and any change to the importer, its detail
 # builder included, re-imports (above) and so changes it.
 sha256sum dist/catalog.sqlite | cut -c1-16 > dist/catalog.id
@@ -48,6 +48,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 # Bun's parser refuses a request head over --max-http-header-size itself, with a bodiless 431: raised from its
-# 16 KiB so that the app answers heads between 16 and 64 KiB with its JSON 431 (src/http/head-limit.ts).
+# 16 KiB so that the app answers heads between 16 and 64 KiB with its JSON 431 (src/platform/http/head-limit.ts).
 "$BUN" build src/main.ts --compile "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=esm --outfile "$outfile" >&2
 echo "built $outfile ($(du -h "$outfile" | cut -f1))" >&2

@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findOrCreatePasswordlessAccount } from "../src/accounts/service";
-import { createFoodApi } from "../src/app";
+import { createFoodApi } from "../src/app/app";
 import { createSqliteCatalogStore } from "../src/catalog/sqlite-store";
-import { loadConfig } from "../src/config/config";
-import { openCatalog } from "../src/db/catalog-db";
-import { openState } from "../src/db/open-state";
+import { loadConfig } from "../src/platform/config/config";
+import { openCatalog } from "../src/catalog/catalog-db";
+import { openState } from "../src/app/state/open-state";
 import { issueKey } from "../src/keys/service";
 import { CATALOG_PATH, ROOT } from "../test/helpers/paths";
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bun
 import { COMMANDS, overallHelp } from "./cli/commands";
 import { CannotStart, NotFound } from "./cli/errors";
-import { parseArgs, UsageError } from "./config/args";
-import { ConfigError, loadConfig } from "./config/config";
-import { CatalogUnavailable } from "./db/catalog-db";
-import { DataDirUnusable, InvalidStateUrl, StateStoreUnusable } from "./db/storage-fault";
+import { parseArgs, UsageError } from "./platform/config/args";
+import { ConfigError, loadConfig } from "./platform/config/config";
+import { CatalogUnavailable } from "./catalog/catalog-db";
+import { DataDirUnusable, InvalidStateUrl, StateStoreUnusable } from "./platform/storage/storage-fault";
 import { SERVICE_NAME, SERVICE_VERSION } from "./meta/version";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { chooseCoding } from "../src/http/accept-encoding";
-import { entityTag, etagBase, ifNoneMatchHits } from "../src/http/etag";
+import { chooseCoding } from "../src/platform/http/accept-encoding";
+import { entityTag, etagBase, ifNoneMatchHits } from "../src/platform/http/etag";
 
 describe("chooseCoding: Accept-Encoding with q-values", () => {
   test.each([

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { StateStores } from "../src/db/state-stores";
+import type { StateStores } from "../src/app/state/state-stores";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, m
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackupOutput, RestoreOutput } from "../src/cli/admin-model";
-import { STATE_MIGRATIONS } from "../src/db/state-migrations";
+import { STATE_MIGRATIONS } from "../src/platform/storage/state-migrations";
 import { obtainTrialToken } from "./helpers/altcha";
 import { IS_ROOT, type RunningServer, runBinaryAsync, runBinaryWithPid, startServer } from "./helpers/binary";
 import { expectRefusal, parseJsonOutput } from "./helpers/cli-output";

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expandCatalog } from "../src/db/catalog-expand";
+import { expandCatalog } from "../src/catalog/catalog-expand";
 import { CATALOG_PATH, ROOT } from "./helpers/paths";
 
 // The binary embeds the catalog without its detail answers and rebuilds them on first start: every answer
@@ -45,12 +45,12 @@ test("a catalog expanded at first start answers every food's detail exactly as t
 
 test("expanding removes partial files a killed expansion left behind, not one that may be in progress", async () => {
   const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-"));
-  // An earlier release's partial file, and this one's partial directories (./src/db/file-beside.ts).
+  // An earlier release's partial file, and this one's partial directories (src/platform/storage/file-beside.ts).
   const leftByEarlier = join(cacheDir, "catalog-0123456789abcdef.sqlite.partial-4242");
   const left = join(cacheDir, ".catalog-0123456789abcdee.sqlite.partial-Ab12Cd");
   const inProgress = join(cacheDir, ".catalog-fedcba9876543210.sqlite.partial-Zz99Yy");
   writeFileSync(leftByEarlier, "killed mid-expansion");
-  // Each holds the file named as its target, as src/db/file-beside.ts makes it.
+  // Each holds the file named as its target, as src/platform/storage/file-beside.ts makes it.
   const inside = (dir: string) => join(dir, dir.replace(/^.*\/\.(.+)\.partial-\w+$/, "$1"));
   for (const dir of [left, inProgress]) {
     mkdirSync(dir, { mode: 0o700 });

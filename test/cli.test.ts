@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { announce } from "../src/cli/announce";
-import { loadConfig } from "../src/config/config";
+import { loadConfig } from "../src/platform/config/config";
 import { runBinary, startServer, type RunningServer } from "./helpers/binary";
 import { BINARY_PATH } from "./helpers/paths";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig, parseRateSpec } from "../src/config/config";
-import { parseArgs } from "../src/config/args";
+import { ConfigError, loadConfig, parseRateSpec } from "../src/platform/config/config";
+import { parseArgs } from "../src/platform/config/args";
 import { COMMANDS } from "../src/cli/commands";
 
 const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(parseArgs(["serve", ...argv], COMMANDS).flags, env);

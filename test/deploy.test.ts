@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config/config";
+import { loadConfig } from "../src/platform/config/config";
 import { AS_NOBODY, IS_ROOT, startServer } from "./helpers/binary";
 import { jsonPost } from "./helpers/http";
 import { BINARY_PATH } from "./helpers/paths";
@@ -94,8 +94,8 @@ describe("the env file example", () => {
   const example = readFileSync(join(DEPLOY, "foodapi.env.example"), "utf8");
 
   test("names every environment variable the config loader reads", () => {
-    // Every quoted upper-case name in src/config/, wherever the settings are listed.
-    const configDir = join(import.meta.dir, "../src/config");
+    // Every quoted upper-case name in src/platform/config/, wherever the settings are listed.
+    const configDir = join(import.meta.dir, "../src/platform/config");
     const sources = readdirSync(configDir).filter((name) => name.endsWith(".ts")).map((name) => readFileSync(join(configDir, name), "utf8"));
     const read = sources.flatMap((source) => [...source.matchAll(/"([A-Z][A-Z0-9_]{2,})"/g)].map((m) => m[1]!));
     expect(read.length).toBeGreaterThan(10);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { disableAccount, enableAccount, setAccountPassword } from "../src/accounts/admin";
-import { parseRateSpec } from "../src/config/config";
-import { SETTINGS } from "../src/config/settings";
+import { parseRateSpec } from "../src/platform/config/config";
+import { SETTINGS } from "../src/platform/config/settings";
 import { createActiveKeys } from "../src/keys/active-keys";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";

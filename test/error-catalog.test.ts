@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseRateSpec } from "../src/config/config";
-import { SETTINGS } from "../src/config/settings";
+import { parseRateSpec } from "../src/platform/config/config";
+import { SETTINGS } from "../src/platform/config/settings";
 import { ERRORS, type ErrorName } from "../src/docs/operations";
-import { apiError } from "../src/http/error-catalog";
+import { apiError } from "../src/platform/http/error-catalog";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";

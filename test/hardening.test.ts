@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DrizzleQueryError } from "drizzle-orm/errors";
-import { loggableError } from "../src/http/error-mapping";
+import { loggableError } from "../src/platform/http/error-mapping";
 import { createActiveKeys, KEY_CACHE_TTL_MS } from "../src/keys/active-keys";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";

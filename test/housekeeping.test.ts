@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import type { SweepReport } from "../src/db/housekeeping";
+import type { SweepReport } from "../src/platform/storage/housekeeping";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";

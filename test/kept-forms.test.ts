@@ -5,8 +5,8 @@ import { KeptForms } from "../src/catalog/kept-forms";
 import { createFoodDetails } from "../src/catalog/service";
 import { createSqliteCatalogStore } from "../src/catalog/sqlite-store";
 import type { CatalogStore } from "../src/catalog/store";
-import { openCatalog } from "../src/db/catalog-db";
-import type { EncodedAnswer } from "../src/http/content-encoding";
+import { openCatalog } from "../src/catalog/catalog-db";
+import type { EncodedAnswer } from "../src/platform/http/content-encoding";
 import { CATALOG_PATH, ROOT } from "./helpers/paths";
 
 const form = (seed: number, bytes: number) => Uint8Array.from({ length: bytes }, (_, i) => (seed * 31 + i) & 0xff);

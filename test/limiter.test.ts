@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RateSpec } from "../src/config/config";
+import type { RateSpec } from "../src/platform/config/config";
 import { createLimiter, slotsFor } from "../src/limits/limiter";
 import { openTestState } from "./helpers/test-backend";
 import { pollUntil } from "./helpers/wait";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { LruCache } from "../src/lru";
+import { LruCache } from "../src/platform/lru";
 
 describe("LruCache", () => {
   test("evicts the least recently used entries once over its weight", () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { obtainTrialToken } from "./helpers/altcha";
 import { type RunningServer, runBinary, startServer } from "./helpers/binary";
 import { rawFetch } from "./helpers/contract-fetch";
-import { MALFORMED_ORIGIN } from "../src/http/origin-check";
+import { MALFORMED_ORIGIN } from "../src/platform/http/origin-check";
 import { type Family, PrometheusParseError, parsePrometheusText, sampleValue } from "./helpers/prometheus";
 
 /**

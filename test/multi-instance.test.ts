@@ -6,7 +6,7 @@ import { type RunningServer, runBinary, startServer } from "./helpers/binary";
 import { jsonPost, sessionCookie } from "./helpers/http";
 import { pollUntil } from "./helpers/wait";
 import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRedis } from "./helpers/store-servers";
-import { POSTGRES_MIGRATIONS } from "../src/db/postgres-migrations";
+import { POSTGRES_MIGRATIONS } from "../src/platform/storage/postgres-migrations";
 
 /**
  * Two compiled binaries on two ports sharing one PostgreSQL and one Redis (design §11): every rule of

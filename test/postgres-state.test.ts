@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 import { sessions, users } from "../src/accounts/postgres-schema";
-import { schemaVersions, storageProbe } from "../src/db/postgres-schema";
-import { POSTGRES_MIGRATIONS } from "../src/db/postgres-migrations";
-import { openPostgresState, STORE_CALL_DEADLINE_MS } from "../src/db/postgres-state";
-import type { StateStores } from "../src/db/state-stores";
-import type { MaybePromise } from "../src/maybe-promise";
-import { InvalidStateUrl, StateStoreUnusable, storageFault } from "../src/db/storage-fault";
+import { schemaVersions, storageProbe } from "../src/platform/storage/postgres-schema";
+import { POSTGRES_MIGRATIONS } from "../src/platform/storage/postgres-migrations";
+import { openPostgresState, STORE_CALL_DEADLINE_MS } from "../src/app/state/postgres-state";
+import type { StateStores } from "../src/app/state/state-stores";
+import type { MaybePromise } from "../src/platform/maybe-promise";
+import { InvalidStateUrl, StateStoreUnusable, storageFault } from "../src/platform/storage/storage-fault";
 import { apiKeys } from "../src/keys/postgres-schema";
 import { rateCounters } from "../src/limits/postgres-schema";
 import { secrets, trialUsage, usedChallenges } from "../src/trial/postgres-schema";
@@ -20,7 +20,7 @@ import { createTestApp } from "./helpers/test-app";
 import { pollUntil, within } from "./helpers/wait";
 
 /**
- * The PostgreSQL backend (db/postgres-state.ts) against a throwaway server: every store contract, the
+ * The PostgreSQL backend (app/state/postgres-state.ts) against a throwaway server: every store contract, the
  * migrations, and outages (stopped, dropped mid-call, silent).
  */
 const missing = postgresMissing();

@@ -4,12 +4,12 @@ import type { Challenge } from "altcha-lib";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS, RedisUrlInvalid } from "../src/db/redis";
-import { openRedisCounters, stateWithCounters, withRedis } from "../src/db/redis-state";
-import { openSqliteState, sqliteStores } from "../src/db/sqlite-state";
-import { openStateDb } from "../src/db/state-db";
-import type { StateStores } from "../src/db/state-stores";
-import { storageFault } from "../src/db/storage-fault";
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS, RedisUrlInvalid } from "../src/platform/storage/redis";
+import { openRedisCounters, stateWithCounters, withRedis } from "../src/app/state/redis-state";
+import { openSqliteState, sqliteStores } from "../src/app/state/sqlite-state";
+import { openStateDb } from "../src/platform/storage/state-db";
+import type { StateStores } from "../src/app/state/state-stores";
+import { storageFault } from "../src/platform/storage/storage-fault";
 import { TRIAL_TOKEN_REQUESTS } from "../src/trial/token";
 import type { ContractBackend } from "./contracts";
 import { accountStoreContract } from "./contracts/account-store";
@@ -27,7 +27,7 @@ import { createTestApp } from "./helpers/test-app";
 import { pollUntil, readStream } from "./helpers/wait";
 
 /**
- * The Redis counters (db/redis-state.ts) against the store contracts, through an outage and across a
+ * The Redis counters (app/state/redis-state.ts) against the store contracts, through an outage and across a
  * restart: SQLite for accounts, sessions, keys and the trial's counts; rate limits and revocations in a
  * throwaway Redis server (without persistence unless a test says so). Each opened state has a key prefix
  * (and so a revocation channel) of its own.
@@ -38,7 +38,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** What any call may take before it has answered or failed (db/redis.ts), and some slack for a busy machine. */
+/** What any call may take before it has answered or failed (platform/storage/redis.ts), and some slack for a busy machine. */
 const BOUND_MS = REDIS_CONNECT_TIMEOUT_MS + REDIS_COMMAND_TIMEOUT_MS;
 const SLACK_MS = 500;
 
@@ -141,7 +141,7 @@ if (missing) {
       try {
         expect(here.keyRevocations.takeRevoked()).toEqual([]);
         const script = `
-          const { openRedisCounters } = await import(${JSON.stringify(new URL("../src/db/redis-state.ts", import.meta.url).pathname)});
+          const { openRedisCounters } = await import(${JSON.stringify(new URL("../src/app/state/redis-state.ts", import.meta.url).pathname)});
           const there = await openRedisCounters(process.argv[1], { prefix: process.argv[2] });
           await Bun.write(Bun.stdout, "ready\\n");
           for await (const line of console) {
@@ -349,7 +349,7 @@ if (missing) {
           await server!.start();
         }
         // The restarted server kept nothing (no persistence in the tests): the window starts afresh, which
-        // a window may (db/redis-state.ts); a trial token's life may not (the tests below).
+        // a window may (app/state/redis-state.ts); a trial token's life may not (the tests below).
         await pollUntil(async () => ((await search()).status === 200 ? true : undefined), { ms: 10_000, intervalMs: 100, what: "a 200 after the restart" });
         expect((await search()).status).toBe(200);
         expect((await search()).status).toBe(200);

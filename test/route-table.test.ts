@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { type AnyElysia, Elysia, t } from "elysia";
 import { buildOpenApiDocument, undocumentedOperations } from "../src/docs/openapi";
-import { createDispatcher, type DirectRoute } from "../src/http/direct-routes";
-import { type DirectRouteSpec, directRoutes, mountRoutes, notesOf, operation } from "../src/http/route-table";
+import { createDispatcher, type DirectRoute } from "../src/platform/http/direct-routes";
+import { type DirectRouteSpec, directRoutes, mountRoutes, notesOf, operation } from "../src/platform/http/route-table";
 
 /**
  * The route table on its own, away from the app: one declaration gives the dispatcher's route, the Elysia

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createFoodSearch } from "../src/catalog/service";
 import { createSqliteCatalogStore } from "../src/catalog/sqlite-store";
-import type { PreparedJson } from "../src/http/content-encoding";
-import { openCatalog } from "../src/db/catalog-db";
+import type { PreparedJson } from "../src/platform/http/content-encoding";
+import { openCatalog } from "../src/catalog/catalog-db";
 import { CATALOG_PATH, ROOT } from "./helpers/paths";
 
 /**

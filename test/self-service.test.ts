@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseRateSpec } from "../src/config/config";
-import { SETTINGS } from "../src/config/settings";
+import { parseRateSpec } from "../src/platform/config/config";
+import { SETTINGS } from "../src/platform/config/settings";
 import { jsonPost, sessionCookie, snapshot } from "./helpers/http";
 import { createTestApp, documentOf, type TestApp } from "./helpers/test-app";
 

@@ -6,7 +6,7 @@ import { forgetChild, trackChild } from "./helpers/hygiene";
 import { ROOT } from "./helpers/paths";
 import { rawHttp } from "./helpers/raw-http";
 import { readStream } from "./helpers/wait";
-import { MAX_HEAD_BYTES, RUNTIME_MAX_HEAD_BYTES } from "../src/http/head-limit";
+import { MAX_HEAD_BYTES, RUNTIME_MAX_HEAD_BYTES } from "../src/platform/http/head-limit";
 
 /**
  * Slow and idle clients (design §10) on the compiled binary: 1,000 connections held open and silent do

@@ -2,9 +2,9 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { SQL } from "bun";
 import { DrizzleQueryError } from "drizzle-orm";
-import { StorageTimeout, storageFault } from "../src/db/storage-fault";
-import { createErrorMapper } from "../src/http/error-mapping";
-import { ApiError } from "../src/http/errors";
+import { StorageTimeout, storageFault } from "../src/platform/storage/storage-fault";
+import { createErrorMapper } from "../src/platform/http/error-mapping";
+import { ApiError } from "../src/platform/http/errors";
 import { jsonPost } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 

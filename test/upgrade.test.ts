@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { STATE_MIGRATIONS } from "../src/db/state-migrations";
+import { STATE_MIGRATIONS } from "../src/platform/storage/state-migrations";
 import type { FixtureFacts } from "./fixtures/make-data-fb787c4";
 import fixture from "./fixtures/data-fb787c4.json";
 import { type RunningServer, startServer } from "./helpers/binary";

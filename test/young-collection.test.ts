@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { collectYoungWhileServing } from "../src/http/young-collection";
+import { collectYoungWhileServing } from "../src/platform/http/young-collection";
 
 /**
- * The serving process's young-generation collections (src/http/young-collection.ts): one per interval while
+ * The serving process's young-generation collections (src/platform/http/young-collection.ts): one per interval while
  * requests are answered, none while idle, none after stop. Its effect on memory is a bench/ figure.
  */
 test("collects once per interval after answers, never while idle, and not after stop", async () => {

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { documentedAs, lenient } from "../http/schema";
+import { documentedAs, lenient } from "../platform/http/schema";
 import { EMAIL_MAX_LENGTH } from "./email";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
 

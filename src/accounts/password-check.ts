@@ -1,7 +1,7 @@
-import type { RateSpec } from "../config/config";
-import { tooManyRequests } from "../http/error-catalog";
+import type { RateSpec } from "../platform/config/config";
+import { tooManyRequests } from "../platform/http/error-catalog";
 import type { Limiter } from "../limits/limiter";
-import { sha256Hex } from "../security/tokens";
+import { sha256Hex } from "../platform/security/tokens";
 import { dummyPasswordHash, verifyPassword } from "./passwords";
 
 /**

@@ -1,5 +1,5 @@
 import { bigint, boolean, index, pgTable, text } from "drizzle-orm/pg-core";
-import type { SameShape } from "../db/same-shape";
+import type { SameShape } from "../platform/storage/same-shape";
 import type { Session, User } from "./store";
 
 /**

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import type { Config } from "../config/config";
+import type { Config } from "../platform/config/config";
 import { STATE_ERROR } from "../docs/operations";
-import { apiError } from "../http/error-catalog";
-import { JSON_CONTENT_TYPE } from "../http/errors";
-import { noStoreUnder } from "../http/no-store";
-import { originCheck } from "../http/origin-check";
-import { operation } from "../http/route-table";
+import { apiError } from "../platform/http/error-catalog";
+import { JSON_CONTENT_TYPE } from "../platform/http/errors";
+import { noStoreUnder } from "../platform/http/no-store";
+import { originCheck } from "../platform/http/origin-check";
+import { operation } from "../platform/http/route-table";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";

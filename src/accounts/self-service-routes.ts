@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
-import { operation } from "../http/route-table";
+import { operation } from "../platform/http/route-table";
 import { KEYS_REFUSED } from "../keys/active-keys";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, setSessionCookie } from "./cookie";

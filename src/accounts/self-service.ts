@@ -1,8 +1,8 @@
-import type { Clock } from "../clock";
-import { apiError } from "../http/error-catalog";
+import type { Clock } from "../platform/clock";
+import { apiError } from "../platform/http/error-catalog";
 import type { ActiveKeys } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
-import { parseName } from "../security/text";
+import { parseName } from "../platform/security/text";
 import { type ListedSession, USER_NAME_MAX_LENGTH } from "./model";
 import { type PasswordCheckDeps, passwordFailureBuckets, sessionFailureBucket, verifyAccountPassword } from "./password-check";
 import { hashPassword } from "./passwords";

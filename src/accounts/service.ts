@@ -1,11 +1,11 @@
-import { apiError } from "../http/error-catalog";
-import type { Clock } from "../clock";
-import { codePointLength, parseName } from "../security/text";
+import { apiError } from "../platform/http/error-catalog";
+import type { Clock } from "../platform/clock";
+import { codePointLength, parseName } from "../platform/security/text";
 import { parseEmail } from "./email";
 import { type SessionJson, type SignInBody, type SignUpBody, USER_NAME_MAX_LENGTH, type UserJson } from "./model";
 import { type PasswordCheckDeps, signInFailureBucket, verifyAccountPassword } from "./password-check";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords";
-import { newId } from "../security/tokens";
+import { newId } from "../platform/security/tokens";
 import type { AccountStore, Session, User } from "./store";
 
 

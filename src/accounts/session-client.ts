@@ -1,4 +1,4 @@
-import { clientIpOf } from "../http/client-ip";
+import { clientIpOf } from "../platform/http/client-ip";
 import type { SessionClient } from "./sessions";
 
 /** A User-Agent is kept to this many characters: enough to recognise a browser, bounded in the database. */
@@ -7,7 +7,7 @@ const CONTROL = /\p{Cc}/gu;
 
 /**
  * What a new session records of the request that starts it: the client IP by the one rule the rate limits
- * use (http/client-ip.ts, IPv6 as its /64) and the User-Agent, without control characters and cut short.
+ * use (platform/http/client-ip.ts, IPv6 as its /64) and the User-Agent, without control characters and cut short.
  * Both are shown only to the account itself (list-sessions), never logged.
  */
 export function sessionClientOf(request: Request, clientIpHeader: string | null): SessionClient {

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import type { Clock } from "../clock";
-import { splitUrl } from "../http/direct-routes";
-import { apiError } from "../http/error-catalog";
-import { noStoreUnder, pathUnder } from "../http/no-store";
+import type { Clock } from "../platform/clock";
+import { splitUrl } from "../platform/http/direct-routes";
+import { apiError } from "../platform/http/error-catalog";
+import { noStoreUnder, pathUnder } from "../platform/http/no-store";
 import { resendIfExtended, sessionTokenFromHeader } from "./cookie";
 import type { SessionStore } from "./store";
 import { validateSession, type ValidSession } from "./sessions";

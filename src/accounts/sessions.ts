@@ -1,5 +1,5 @@
-import type { Clock } from "../clock";
-import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
+import type { Clock } from "../platform/clock";
+import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../platform/security/tokens";
 import type { Session, SessionStore, User } from "./store";
 
 /** Where a session is started from, as the account's session list shows it (accounts/session-client.ts). */

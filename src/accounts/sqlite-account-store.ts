@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import type { StateDb } from "../db/state-db";
+import type { StateDb } from "../platform/storage/state-db";
 import { apiKeys, keyRevocations } from "../keys/sqlite-schema";
 import { ALL_KEYS } from "../keys/store";
 import { keyUsage } from "../usage/sqlite-schema";

@@ -1,5 +1,5 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { SameShape } from "../db/same-shape";
+import type { SameShape } from "../platform/storage/same-shape";
 import type { Session, User } from "./store";
 
 /** The rows of `User` and `Session` (accounts/store.ts) in the SQLite state database. */

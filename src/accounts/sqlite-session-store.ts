@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
-import type { StateDb } from "../db/state-db";
+import type { StateDb } from "../platform/storage/state-db";
 import { sessions, users } from "./sqlite-schema";
 import type { Session, SessionBounds, SessionStore } from "./store";
 

@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise";
+import type { MaybePromise } from "../platform/maybe-promise";
 
 /**
  * What the accounts capability keeps, and the contracts of the stores that keep it. Every backend
@@ -35,7 +35,7 @@ export interface Session {
   persistent: boolean;
   /**
    * Where the session was started, for the account's own session list: the client IP as rate limits see
-   * it (http/client-ip.ts: an IPv6 address as its /64) and the User-Agent (cut short); null when unknown.
+   * it (platform/http/client-ip.ts: an IPv6 address as its /64) and the User-Agent (cut short); null when unknown.
    */
   ipAddress: string | null;
   userAgent: string | null;

@@ -1,4 +1,4 @@
-import { apiError } from "../http/error-catalog";
+import { apiError } from "../platform/http/error-catalog";
 import { PER_100_GRAMS } from "./detail";
 import type { FoodDetail } from "./model";
 

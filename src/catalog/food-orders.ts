@@ -1,4 +1,4 @@
-import { ENTRY_OVERHEAD_BYTES, LruCache } from "../lru";
+import { ENTRY_OVERHEAD_BYTES, LruCache } from "../platform/lru";
 import type { FoodSearchItem } from "./model";
 import { type Candidate, type RankingTraits, rankingTraits } from "./ranking";
 import type { CatalogStore } from "./store";

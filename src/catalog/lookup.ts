@@ -1,4 +1,4 @@
-import { apiError } from "../http/error-catalog";
+import { apiError } from "../platform/http/error-catalog";
 import { type AmountRequest, gramsFromNumber } from "./amounts";
 import type { DetailView } from "./service";
 

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Integer, queryStrings } from "../http/schema";
+import { Integer, queryStrings } from "../platform/http/schema";
 import { GRAMS_MAX } from "./amounts";
 import { LOOKUP_MAX_FOODS } from "./lookup";
 import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
-import { type CredentialGuard, guardedBody, guardedJson } from "../http/credential-guard";
+import { type CredentialGuard, guardedBody, guardedJson } from "../platform/http/credential-guard";
 import { type LookupRequest, LOOKUP_MAX_FOODS, lookupJson, parseLookupBody } from "./lookup";
-import { apiError } from "../http/error-catalog";
-import { type DirectRouteSpec, directRoutes, mountRoutes } from "../http/route-table";
-import { type PreparedJson, preparedJson } from "../http/content-encoding";
-import { etagBase } from "../http/etag";
+import { apiError } from "../platform/http/error-catalog";
+import { type DirectRouteSpec, directRoutes, mountRoutes } from "../platform/http/route-table";
+import { type PreparedJson, preparedJson } from "../platform/http/content-encoding";
+import { etagBase } from "../platform/http/etag";
 import { DetailQuery, FoodDetail, FoodGroupList, LookupBody, LookupResult, NutrientList, SearchQuery, SearchResult } from "./model";
 import { PAGE_SIZE_MAX } from "./search-params";
 import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseDetailQuery } from "./service";
@@ -16,7 +16,7 @@ const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", ST
 
 /**
  * The data routes, every one behind the credential guard. They are direct routes: answered before Elysia,
- * and mounted on it too for the OpenAPI document (src/http/route-table.ts).
+ * and mounted on it too for the OpenAPI document (src/platform/http/route-table.ts).
  */
 export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
   const foodSearch = createFoodSearch(store);

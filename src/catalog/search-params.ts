@@ -1,4 +1,4 @@
-import { apiError } from "../http/error-catalog";
+import { apiError } from "../platform/http/error-catalog";
 import { foldForSearch } from "./fold";
 import type { SearchQuery } from "./model";
 

@@ -1,9 +1,9 @@
 import { STORED_CODINGS } from "./import/sqlite-details";
-import type { Coding } from "../http/accept-encoding";
-import { compress, type EncodedAnswer, type PreparedJson, preparedJson } from "../http/content-encoding";
-import { etagBase } from "../http/etag";
+import type { Coding } from "../platform/http/accept-encoding";
+import { compress, type EncodedAnswer, type PreparedJson, preparedJson } from "../platform/http/content-encoding";
+import { etagBase } from "../platform/http/etag";
 import { type AmountRequest, parseAmountQuery, scaleDetail } from "./amounts";
-import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../platform/lru";
 import { createFoodOrders } from "./food-orders";
 import { KeptForms } from "./kept-forms";
 import { matchesAllTerms, rankPositions } from "./ranking";

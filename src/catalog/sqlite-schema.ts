@@ -1,5 +1,5 @@
 import { blob, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { SameShape } from "../db/same-shape";
+import type { SameShape } from "../platform/storage/same-shape";
 import type { NutrientDefinition } from "./store";
 
 /**

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { parseEmail } from "../accounts/email";
 import type { User } from "../accounts/store";
-import { systemClock } from "../clock";
-import { UsageError } from "../config/args";
-import type { Config } from "../config/config";
-import { openState, stateUnusable } from "../db/open-state";
-import type { StateStores } from "../db/state-stores";
-import { storageFault } from "../db/storage-fault";
+import { systemClock } from "../platform/clock";
+import { UsageError } from "../platform/config/args";
+import type { Config } from "../platform/config/config";
+import { openState, stateUnusable } from "../app/state/open-state";
+import type { StateStores } from "../app/state/state-stores";
+import { storageFault } from "../platform/storage/storage-fault";
 import { type ActiveKeys, createActiveKeys } from "../keys/active-keys";
 import { CannotStart, NotFound } from "./errors";
 

@@ -1,5 +1,5 @@
-import type { Config } from "../config/config";
-import { describeState } from "../db/open-state";
+import type { Config } from "../platform/config/config";
+import { describeState } from "../app/state/open-state";
 import { SERVICE_VERSION } from "../meta/version";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;

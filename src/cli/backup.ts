@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { UsageError } from "../config/args";
-import type { Config } from "../config/config";
-import { backupState, restoreState, StateCopyRefused } from "../db/state-backup";
+import { UsageError } from "../platform/config/args";
+import type { Config } from "../platform/config/config";
+import { backupState, restoreState, StateCopyRefused } from "../app/state/state-backup";
 import { print } from "./admin-state";
 import { CannotStart } from "./errors";
 

@@ -1,7 +1,7 @@
 import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
-import type { CommandSpec } from "../config/args";
-import { DEFAULT_CATALOG_FILE } from "../db/catalog-db";
-import { SETTING_FLAGS, settingsHelp } from "../config/settings";
+import type { CommandSpec } from "../platform/config/args";
+import { DEFAULT_CATALOG_FILE } from "../catalog/catalog-db";
+import { SETTING_FLAGS, settingsHelp } from "../platform/config/settings";
 import { BACKUP_USAGE, KEYS_USAGE, RESTORE_USAGE, USERS_USAGE } from "./usage";
 
 /** Each subcommand: what it accepts (for the argument parser) and its usage (for `--help`). */

@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import { importSr28, ImportAborted } from "../catalog/import/sqlite-importer";
 import { Sr28FormatError } from "../catalog/import/sr28-format";
 import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
-import { DEFAULT_CATALOG_FILE } from "../db/catalog-db";
-import { DirectoryRefused } from "../db/file-beside";
+import { DEFAULT_CATALOG_FILE } from "../catalog/catalog-db";
+import { DirectoryRefused } from "../platform/storage/file-beside";
 
 
 /** `foodapi import [DIR|sr28asc.zip] [--out file]`: builds a catalog database from SR28's ASCII files. */

@@ -1,12 +1,12 @@
 import { findOrCreatePasswordlessAccount } from "../accounts/service";
 import type { User } from "../accounts/store";
-import { systemClock } from "../clock";
-import { UsageError } from "../config/args";
-import type { Config } from "../config/config";
-import { describeState } from "../db/open-state";
+import { systemClock } from "../platform/clock";
+import { UsageError } from "../platform/config/args";
+import type { Config } from "../platform/config/config";
+import { describeState } from "../app/state/open-state";
 import { issueKey, KEY_NAME_MAX_LENGTH } from "../keys/service";
 import type { ApiKey } from "../keys/store";
-import { parseName } from "../security/text";
+import { parseName } from "../platform/security/text";
 import type { AdminKey } from "./admin-model";
 import { accountOf, emailArgument, iso, NotFound, print, shortTime, table, withAdminState } from "./admin-state";
 import { CannotStart } from "./errors";

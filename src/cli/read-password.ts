@@ -1,4 +1,4 @@
-import { UsageError } from "../config/args";
+import { UsageError } from "../platform/config/args";
 
 /** A password is a line, not a file: more than this on stdin is a mistake (a wrong file piped in). */
 const MAX_INPUT_BYTES = 4096;

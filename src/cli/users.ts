@@ -1,11 +1,11 @@
 import { checkNewPassword } from "../accounts/service";
 import { disableAccount, enableAccount, setAccountPassword } from "../accounts/admin";
 import type { User } from "../accounts/store";
-import { systemClock } from "../clock";
-import { UsageError } from "../config/args";
-import type { Config } from "../config/config";
-import type { StateStores } from "../db/state-stores";
-import { ApiError } from "../http/errors";
+import { systemClock } from "../platform/clock";
+import { UsageError } from "../platform/config/args";
+import type { Config } from "../platform/config/config";
+import type { StateStores } from "../app/state/state-stores";
+import { ApiError } from "../platform/http/errors";
 import type { AdminUser } from "./admin-model";
 import { accountOf, emailArgument, iso, print, shortTime, table, withAdminState } from "./admin-state";
 import { readPassword } from "./read-password";

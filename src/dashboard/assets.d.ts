@@ -1,4 +1,4 @@
-// Browser files embedded with `with { type: "file" }`: the import is the file's path (see http/static-file.ts).
+// Browser files embedded with `with { type: "file" }`: the import is the file's path (see platform/http/static-file.ts).
 declare module "*/dist/web/dashboard.js" {
   const path: string;
   export default path;

@@ -1,6 +1,6 @@
 import type { CatalogStore } from "../catalog/store";
-import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
-import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../http/static-file";
+import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../platform/http/errors";
+import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../platform/http/static-file";
 // The dashboard's script, bundled from web/main.ts by build.sh before the binary is compiled.
 import dashboardJs from "../../dist/web/dashboard.js" with { type: "file" };
 import page from "./web/index.html" with { type: "file" };

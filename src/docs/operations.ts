@@ -1,11 +1,11 @@
 /**
  * The vocabulary of what route schemas cannot say: which credential an operation takes, which errors it
  * answers with, examples. Each route declares its own notes beside its handler (`operation()` and
- * `DirectRouteSpec` in src/http/route-table.ts); the generated document (openapi.ts) is decorated with them,
+ * `DirectRouteSpec` in src/platform/http/route-table.ts); the generated document (openapi.ts) is decorated with them,
  * and a route without notes is documented without credentials or errors, which test/openapi.test.ts refuses.
  * Every number in a message or description comes from the constant the server uses.
  */
-import { ERROR_CATALOG, type ErrorName } from "../http/error-catalog";
+import { ERROR_CATALOG, type ErrorName } from "../platform/http/error-catalog";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 
 /** "30 requests over 24 hours": the trial token's allowance, in words. */
@@ -16,7 +16,7 @@ export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession
 
 /**
  * Every error as the document shows it, `[status, example message, wire code]`, from the one catalogue the
- * throw sites use (src/http/error-catalog.ts).
+ * throw sites use (src/platform/http/error-catalog.ts).
  */
 export const ERRORS = Object.fromEntries(
   Object.entries(ERROR_CATALOG).map(([name, entry]) => {
@@ -28,7 +28,7 @@ export const ERRORS = Object.fromEntries(
 export type { ErrorName };
 
 /**
- * Errors of the shell (src/http/shell.ts), for every operation whatever its route says: a declared
+ * Errors of the shell (src/app/http/shell.ts), for every operation whatever its route says: a declared
  * content-length over the limit is refused before routing, body or not; a body is parsed as JSON when
  * declared so, on every method that is not GET or HEAD.
  */

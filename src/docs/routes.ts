@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Config } from "../config/config";
-import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../http/static-file";
+import type { Config } from "../platform/config/config";
+import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../platform/http/static-file";
 import { SERVICE_VERSION } from "../meta/version";
 import { buildOpenApiDocument } from "./openapi";
 import page from "./index.html" with { type: "file" };

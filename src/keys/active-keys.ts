@@ -1,6 +1,6 @@
-import type { Clock } from "../clock";
-import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
-import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import type { Clock } from "../platform/clock";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../platform/lru";
+import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import type { ApiKey, KeyRevocations, KeyStore } from "./store";
 
 /** Active keys remembered per process (by hash), bounded in bytes. */

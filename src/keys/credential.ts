@@ -1,10 +1,10 @@
-import type { Clock } from "../clock";
-import type { RateSpec } from "../config/config";
-import type { Admitted, CredentialResult, Principal } from "../http/credential-guard";
-import { quotaRefusal } from "../http/error-catalog";
+import type { Clock } from "../platform/clock";
+import type { RateSpec } from "../platform/config/config";
+import type { Admitted, CredentialResult, Principal } from "../platform/http/credential-guard";
+import { quotaRefusal } from "../platform/http/error-catalog";
 import { rateLimitHeaders } from "../limits/http";
 import type { Limiter, LimitResult } from "../limits/limiter";
-import { isPromise, type MaybePromise } from "../maybe-promise";
+import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import type { UsageRecorder } from "../usage/recorder";
 import type { ActiveKeys } from "./active-keys";
 import { type KeyCheck, keyUseBucket, verifyKey } from "./service";

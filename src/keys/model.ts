@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Integer, lenient } from "../http/schema";
+import { Integer, lenient } from "../platform/http/schema";
 import { KEY_NAME_MAX_LENGTH } from "./service";
 
 /** The rule is for the document; the route checks it itself, in its own words (see accounts/model.ts). */

@@ -1,12 +1,12 @@
 import { isNotNull } from "drizzle-orm";
 import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
 import { users } from "../accounts/postgres-schema";
-import type { SameShape } from "../db/same-shape";
+import type { SameShape } from "../platform/storage/same-shape";
 import type { ApiKey } from "./store";
 
 /**
  * The rows of `ApiKey` (keys/store.ts). The table also has a hidden `seq` column (an identity, set by
- * PostgreSQL on insert; db/postgres-migrations.ts), PostgreSQL's stand-in for SQLite's rowid: it orders
+ * PostgreSQL on insert; platform/storage/postgres-migrations.ts), PostgreSQL's stand-in for SQLite's rowid: it orders
  * keys issued in the same millisecond, and stays out of this declaration so that a row is exactly an
  * `ApiKey`.
  */

@@ -1,4 +1,4 @@
-import { openRedisSubscription, type RedisConnection } from "../db/redis";
+import { openRedisSubscription, type RedisConnection } from "../platform/storage/redis";
 import type { KeyRevocations } from "./store";
 
 /**
@@ -25,7 +25,7 @@ const MAX_QUEUED = 10_000;
 const LOCAL_GRACE_MS = 20;
 
 /**
- * Opened once subscribed (rejects when Redis cannot be reached within the bounds of db/redis.ts).
+ * Opened once subscribed (rejects when Redis cannot be reached within the bounds of platform/storage/redis.ts).
  * `redis` publishes; the subscriber has a connection of its own.
  */
 export async function openRedisKeyRevocations(url: string, redis: RedisConnection, channel: string): Promise<RedisKeyRevocations> {

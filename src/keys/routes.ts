@@ -1,12 +1,12 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
-import { apiError, tooManyRequests } from "../http/error-catalog";
-import type { RateSpec } from "../config/config";
+import { apiError, tooManyRequests } from "../platform/http/error-catalog";
+import type { RateSpec } from "../platform/config/config";
 import { STATE_ERROR } from "../docs/operations";
 import type { Limiter } from "../limits/limiter";
-import { parseName } from "../security/text";
-import { originCheck } from "../http/origin-check";
-import { operation } from "../http/route-table";
+import { parseName } from "../platform/security/text";
+import { originCheck } from "../platform/http/origin-check";
+import { operation } from "../platform/http/route-table";
 import { keyUsage, USAGE_HOURS } from "../usage/service";
 import type { UsageStore } from "../usage/store";
 import { CreateKeyBody, IssuedKey, KeyList, KeyUsage, ListedKey, RenameKeyBody } from "./model";

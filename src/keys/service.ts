@@ -1,6 +1,6 @@
-import type { Clock } from "../clock";
-import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../security/tokens";
-import { isPromise, type MaybePromise } from "../maybe-promise";
+import type { Clock } from "../platform/clock";
+import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../platform/security/tokens";
+import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import type { ActiveKeys } from "./active-keys";
 import type { ApiKey, KeyRefusal, KeyStore } from "./store";
 

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../accounts/sqlite-schema";
-import type { SameShape } from "../db/same-shape";
+import type { SameShape } from "../platform/storage/same-shape";
 import type { ApiKey } from "./store";
 
 /** The rows of `ApiKey` (keys/store.ts). */

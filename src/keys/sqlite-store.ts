@@ -1,6 +1,6 @@
 import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { users } from "../accounts/sqlite-schema";
-import type { StateDb } from "../db/state-db";
+import type { StateDb } from "../platform/storage/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys, keyRevocations } from "./sqlite-schema";
 import { ALL_KEYS, type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";

@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise";
+import type { MaybePromise } from "../platform/maybe-promise";
 
 /**
  * What the keys capability keeps, and the contracts of its stores (see accounts/store.ts). Times are

@@ -1,6 +1,6 @@
-import type { Clock } from "../clock";
-import type { RateSpec } from "../config/config";
-import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import type { Clock } from "../platform/clock";
+import type { RateSpec } from "../platform/config/config";
+import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import type { Grant, LimitStore } from "./store";
 
 /**

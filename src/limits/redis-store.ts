@@ -1,4 +1,4 @@
-import { type RedisConnection, redisScript } from "../db/redis";
+import { type RedisConnection, redisScript } from "../platform/storage/redis";
 import type { Grant, LimitStore } from "./store";
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
-import type { StateDb } from "../db/state-db";
+import type { StateDb } from "../platform/storage/state-db";
 import { rateCounters } from "./sqlite-schema";
 import { grantable, type Grant, type LimitStore } from "./store";
 

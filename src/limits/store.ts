@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise";
+import type { MaybePromise } from "../platform/maybe-promise";
 
 /**
  * The contract of the rate limiter's counters (limits/limiter.ts): requests counted per bucket in time

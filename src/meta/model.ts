@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Integer } from "../http/schema";
+import { Integer } from "../platform/http/schema";
 
 /** What `GET /v1/meta` answers: the service, its dataset and the limits in force. */
 export const MetaResponse = t.Object({

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import type { Config } from "../config/config";
+import type { Config } from "../platform/config/config";
 import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
-import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../http/errors";
-import { isPromise, type MaybePromise } from "../maybe-promise";
-import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../http/route-table";
+import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../platform/http/errors";
+import { isPromise, type MaybePromise } from "../platform/maybe-promise";
+import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../platform/http/route-table";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "./version";

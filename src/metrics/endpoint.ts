@@ -1,7 +1,7 @@
-import { errorDescription } from "../http/error-catalog";
-import { errorResponse, SECURITY_HEADERS } from "../http/errors";
-import type { MaybePromise } from "../maybe-promise";
-import { constantTimeEqual, sha256Hex } from "../security/tokens";
+import { errorDescription } from "../platform/http/error-catalog";
+import { errorResponse, SECURITY_HEADERS } from "../platform/http/errors";
+import type { MaybePromise } from "../platform/maybe-promise";
+import { constantTimeEqual, sha256Hex } from "../platform/security/tokens";
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics, type StateGauges } from "./exposition";
 import type { CollectSnapshots } from "./fleet";
 

@@ -1,6 +1,6 @@
 import { createChallenge, verifySolution, type Challenge, type Solution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import type { Clock } from "../clock";
+import type { Clock } from "../platform/clock";
 
 /**
  * The self-hosted ALTCHA proof of work (v2 protocol). PBKDF2/SHA-256 at cost 5000 with the default key

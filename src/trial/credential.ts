@@ -1,7 +1,7 @@
-import type { Admitted, CredentialResult, Principal } from "../http/credential-guard";
-import { quotaRefusal } from "../http/error-catalog";
+import type { Admitted, CredentialResult, Principal } from "../platform/http/credential-guard";
+import { quotaRefusal } from "../platform/http/error-catalog";
 import { rateLimitHeaders } from "../limits/http";
-import { isPromise, type MaybePromise } from "../maybe-promise";
+import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import { createTrialQuota, type TrialDeps, type TrialQuota } from "./service";
 import { verifyTrialToken } from "./token";
 

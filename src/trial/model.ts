@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Integer } from "../http/schema";
+import { Integer } from "../platform/http/schema";
 
 /**
  * An ALTCHA v2 challenge as altcha-lib's `createChallenge` makes it (its `Challenge` type). The signature

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
-import type { Config } from "../config/config";
+import type { Config } from "../platform/config/config";
 import { STATE_ERROR, TRIAL_ALLOWANCE } from "../docs/operations";
-import { clientIpOf } from "../http/client-ip";
-import { NO_STORE } from "../http/errors";
-import { operation } from "../http/route-table";
+import { clientIpOf } from "../platform/http/client-ip";
+import { NO_STORE } from "../platform/http/errors";
+import { operation } from "../platform/http/route-table";
 import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { CHALLENGE_LIFETIME_SECONDS, newChallenge } from "./challenge";

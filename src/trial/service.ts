@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from "node:crypto";
-import type { Clock } from "../clock";
-import type { Config } from "../config/config";
-import { apiError } from "../http/error-catalog";
-import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../lru";
-import { isPromise, type MaybePromise, then } from "../maybe-promise";
+import type { Clock } from "../platform/clock";
+import type { Config } from "../platform/config/config";
+import { apiError } from "../platform/http/error-catalog";
+import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../platform/lru";
+import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import { checkChallengeToken } from "./challenge";
 import type { TrialStore } from "./store";
 import { issueTrialToken, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "./token";

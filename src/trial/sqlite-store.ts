@@ -1,5 +1,5 @@
 import { eq, inArray, lte, sql } from "drizzle-orm";
-import type { StateDb } from "../db/state-db";
+import type { StateDb } from "../platform/storage/state-db";
 import { secrets, trialUsage, usedChallenges } from "./sqlite-schema";
 import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
 

@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise";
+import type { MaybePromise } from "../platform/maybe-promise";
 
 /**
  * Used challenges and token counts are kept this long past their `expiresAt`: an instance whose clock is

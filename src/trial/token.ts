@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { Clock } from "../clock";
-import { constantTimeEqual } from "../security/tokens";
+import type { Clock } from "../platform/clock";
+import { constantTimeEqual } from "../platform/security/tokens";
 
 /**
  * Trial tokens: `base64url(JSON payload) "." base64url(HMAC-SHA256(secret, that base64url text))`.

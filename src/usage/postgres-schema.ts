@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import type { SameShape } from "../db/same-shape";
+import type { SameShape } from "../platform/storage/same-shape";
 import { apiKeys } from "../keys/postgres-schema";
 import type { UsageDelta } from "./store";
 

@@ -1,5 +1,5 @@
-import type { Clock } from "../clock";
-import { isPromise } from "../maybe-promise";
+import type { Clock } from "../platform/clock";
+import { isPromise } from "../platform/maybe-promise";
 import type { UsageDelta, UsageStore } from "./store";
 
 export const HOUR_MS = 3600_000;

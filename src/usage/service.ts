@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise";
+import type { MaybePromise } from "../platform/maybe-promise";
 import { HOUR_MS, hourOf } from "./recorder";
 import type { HourUsage, UsageStore } from "./store";
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte } from "drizzle-orm";
-import type { StateDb } from "../db/state-db";
+import type { StateDb } from "../platform/storage/state-db";
 import { keyUsage } from "./sqlite-schema";
 import type { UsageDelta, UsageStore } from "./store";
 

@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../maybe-promise";
+import type { MaybePromise } from "../platform/maybe-promise";
 
 /**
  * Requests per API key per hour (design §12): statistics, not quota. Each process counts in memory

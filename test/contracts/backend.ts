@@ -1,5 +1,5 @@
 import { describe, test } from "bun:test";
-import type { StateStores } from "../../src/db/state-stores";
+import type { StateStores } from "../../src/app/state/state-stores";
 
 /**
  * A backend as the store contract suites see it (test/contracts/index.ts): SQLite in a data directory

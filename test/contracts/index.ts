@@ -11,7 +11,7 @@ import { usageStoreContract } from "./usage-store";
 export type { BackendUnderTest, ContractBackend } from "./backend";
 
 /**
- * Every store contract (each capability's store.ts, and db/state-stores.ts) against one backend: a backend
+ * Every store contract (each capability's store.ts, and app/state/state-stores.ts) against one backend: a backend
  * is done when its factory passes this, and a new guarantee is added here once, for all of them.
  */
 export function runStoreContracts(backend: ContractBackend): void {

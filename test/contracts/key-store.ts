@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import type { StateStores } from "../../src/db/state-stores";
+import type { StateStores } from "../../src/app/state/state-stores";
 import { type ApiKey, REVOKED_KEY_RETENTION_MS } from "../../src/keys/store";
 import { type Check, type ContractBackend, race, registerChecks } from "./backend";
 import { apiKey, T0, user } from "./fixtures";

@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import type { StateStores } from "../../src/db/state-stores";
+import type { StateStores } from "../../src/app/state/state-stores";
 import { type Check, type ContractBackend, items, race, registerChecks } from "./backend";
 import { T0 } from "./fixtures";
 

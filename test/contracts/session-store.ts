@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import type { Session, User } from "../../src/accounts/store";
-import type { StateStores } from "../../src/db/state-stores";
+import type { StateStores } from "../../src/app/state/state-stores";
 import { type Check, type ContractBackend, race, registerChecks } from "./backend";
 import { session, SIGNED_IN, T0, user } from "./fixtures";
 

@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import type { StateStores } from "../../src/db/state-stores";
+import type { StateStores } from "../../src/app/state/state-stores";
 import type { ApiKey } from "../../src/keys/store";
 import type { UsageDelta } from "../../src/usage/store";
 import { type Check, type ContractBackend, onEach, registerChecks } from "./backend";

@@ -1,4 +1,4 @@
-import { openStateDb } from "../../src/db/state-db";
+import { openStateDb } from "../../src/platform/storage/state-db";
 
 /**
  * One of many processes opening a state database together (test/state-db-race.test.ts): says "ready" once

@@ -1,6 +1,6 @@
-import { sqliteStores } from "../../src/db/sqlite-state";
-import { openStateDb } from "../../src/db/state-db";
-import type { StateStores } from "../../src/db/state-stores";
+import { sqliteStores } from "../../src/app/state/sqlite-state";
+import { openStateDb } from "../../src/platform/storage/state-db";
+import type { StateStores } from "../../src/app/state/state-stores";
 import type { StoreReply, StoreRequest } from "./store-threads";
 
 /**

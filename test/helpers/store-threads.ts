@@ -1,4 +1,4 @@
-import type { StateStores } from "../../src/db/state-stores";
+import type { StateStores } from "../../src/app/state/state-stores";
 
 /**
  * Handles on one state that truly run at the same time, for the store contracts' concurrency checks

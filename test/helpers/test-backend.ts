@@ -2,11 +2,11 @@ import { Database } from "bun:sqlite";
 import { RedisClient, SQL } from "bun";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openPostgresState } from "../../src/db/postgres-state";
-import { withRedis } from "../../src/db/redis-state";
-import { sqliteStores } from "../../src/db/sqlite-state";
-import { openStateDb, type StateDb } from "../../src/db/state-db";
-import type { StateStores } from "../../src/db/state-stores";
+import { openPostgresState } from "../../src/app/state/postgres-state";
+import { withRedis } from "../../src/app/state/redis-state";
+import { sqliteStores } from "../../src/app/state/sqlite-state";
+import { openStateDb, type StateDb } from "../../src/platform/storage/state-db";
+import type { StateStores } from "../../src/app/state/state-stores";
 import { atRunEnd } from "./hygiene";
 import { type StoreServer, startPostgres, startRedis } from "./store-servers";
 

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
-import type { Coding } from "../../http/accept-encoding";
-import { etagBase } from "../../http/etag";
+import type { Coding } from "../../platform/http/accept-encoding";
+import { etagBase } from "../../platform/http/etag";
 import { type DetailDictionaries, type FoodRow, toFoodDetail, type ValueRow } from "../detail";
 import type { FoodDetail } from "../model";
 import type { nutrients } from "../sqlite-schema";

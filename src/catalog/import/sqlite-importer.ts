@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { createFileBeside } from "../../db/file-beside";
+import { createFileBeside } from "../../platform/storage/file-beside";
 import { CATALOG_DDL } from "../sqlite-schema";
 import { foldForSearch } from "../fold";
 import { storeFoodDetails } from "./sqlite-details";

@@ -1,7 +1,7 @@
-import type { Handle } from "./direct-routes";
-import { splitUrl } from "./direct-routes";
-import { SECURITY_HEADERS } from "./errors";
-import type { RouteTemplates } from "./route-templates";
+import type { Handle } from "../../platform/http/direct-routes";
+import { splitUrl } from "../../platform/http/direct-routes";
+import { SECURITY_HEADERS } from "../../platform/http/errors";
+import type { RouteTemplates } from "../../platform/http/route-templates";
 
 /**
  * The headers added to answers after the routes have made them, in one place: CORS for the data API,

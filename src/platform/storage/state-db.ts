@@ -12,7 +12,7 @@ import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
  */
 export type StateDb = ReturnType<typeof openStateDb>;
 
-/** The state database's file in the data directory (backups restore into it: db/state-backup.ts). */
+/** The state database's file in the data directory (backups restore into it: app/state/state-backup.ts). */
 export const STATE_FILE_NAME = "state.sqlite";
 
 /** `log`: where a start that migrated an existing database says so (serve and the CLI: stderr). */

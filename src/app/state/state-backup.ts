@@ -1,9 +1,9 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createFileBeside, DirectoryRefused, type FileBeside } from "./file-beside";
-import { STATE_FILE_NAME } from "./state-db";
-import { STATE_MIGRATIONS } from "./state-migrations";
+import { createFileBeside, DirectoryRefused, type FileBeside } from "../../platform/storage/file-beside";
+import { STATE_FILE_NAME } from "../../platform/storage/state-db";
+import { STATE_MIGRATIONS } from "../../platform/storage/state-migrations";
 
 /**
  * `foodapi backup` and `foodapi restore` on the SQLite state database (design §10). A backup is one

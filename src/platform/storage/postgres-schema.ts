@@ -7,7 +7,7 @@ export const storageProbe = pgTable("storage_probe", {
 });
 
 /**
- * The migrations applied (db/postgres-migrations.ts), one row each: the schema's version is the highest,
+ * The migrations applied (platform/storage/postgres-migrations.ts), one row each: the schema's version is the highest,
  * and the primary key makes applying one twice an error instead of a silent double.
  */
 export const schemaVersions = pgTable("foodapi_schema", {

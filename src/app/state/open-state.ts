@@ -1,12 +1,12 @@
-import type { Config } from "../config/config";
+import type { Config } from "../../platform/config/config";
 import { openSqliteState } from "./sqlite-state";
 import type { StateStores } from "./state-stores";
-import { dataDirUnusable, StateStoreUnusable, storageFault } from "./storage-fault";
+import { dataDirUnusable, StateStoreUnusable, storageFault } from "../../platform/storage/storage-fault";
 
 /**
  * The state stores the settings name (design §11): SQLite in the data directory unless `--state-url`
  * names PostgreSQL; the rate-limit windows and the revocation signal in Redis when `--redis-url` is set
- * (db/redis-state.ts says why the trial's counts stay in the state store). The one place that chooses;
+ * (app/state/redis-state.ts says why the trial's counts stay in the state store). The one place that chooses;
  * everything after it sees only `StateStores`. The networked backends are loaded only when named, so the
  * default start loads neither.
  */

@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { restoreFoodDetails } from "../catalog/import/sqlite-details";
-import { createFileBeside } from "./file-beside";
+import { restoreFoodDetails } from "./import/sqlite-details";
+import { createFileBeside } from "../platform/storage/file-beside";
 
 /**
  * Expands the compressed catalog at `source` (inside the binary) into `cacheDir` as `catalog-<id>.sqlite`:

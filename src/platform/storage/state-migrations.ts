@@ -52,7 +52,7 @@ export const STATE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (bucket, slot)
    ) WITHOUT ROWID;`,
   // One row that /healthz rewrites now and then: a real write, so a full disk or a read-only file system
-  // shows as unhealthy even while no request happens to write (src/db/storage-health.ts).
+  // shows as unhealthy even while no request happens to write (src/platform/storage/storage-health.ts).
   `CREATE TABLE storage_probe (id INTEGER PRIMARY KEY CHECK (id = 1), written_at INTEGER NOT NULL);`,
   // Housekeeping sweeps by expiry, so every table that holds history gets an expiry index; rate counters
   // learn when they stop counting (rows from before this step: a day from now, longer than any default

@@ -1,10 +1,10 @@
 import type { Server } from "bun";
-import { clientIpOf } from "./client-ip";
-import { splitUrl, withAbsoluteUrl } from "./direct-routes";
-import { errorDescription } from "./error-catalog";
-import { errorResponse } from "./errors";
-import { headBytes, MAX_HEAD_BYTES } from "./head-limit";
-import { requestFacts } from "./request-context";
+import { clientIpOf } from "../../platform/http/client-ip";
+import { splitUrl, withAbsoluteUrl } from "../../platform/http/direct-routes";
+import { errorDescription } from "../../platform/http/error-catalog";
+import { errorResponse } from "../../platform/http/errors";
+import { headBytes, MAX_HEAD_BYTES } from "../../platform/http/head-limit";
+import { requestFacts } from "../../platform/http/request-context";
 import { requestIdOf } from "./response-headers";
 
 export interface AccessLogEntry {

@@ -1,6 +1,6 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../accounts/passwords";
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../keys/service";
-import { TRIAL_TOKEN_REQUESTS } from "../trial/token";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../accounts/passwords";
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../../keys/service";
+import { TRIAL_TOKEN_REQUESTS } from "../../trial/token";
 import { MAX_BODY_BYTES } from "./body";
 import { MAX_HEAD_BYTES } from "./head-limit";
 import { ApiError, type ErrorDescription, NO_STORE } from "./errors";

@@ -2,7 +2,7 @@
  * The PostgreSQL state schema's history, compiled into the binary (as state-migrations.ts is for SQLite).
  * Each entry runs once, in order, in the transaction that holds the migration lock (postgres-state.ts);
  * `foodapi_schema` records which have run. Append only: never edit a shipped entry. The drizzle tables
- * (src/<capability>/postgres-schema.ts, db/postgres-schema.ts) describe the result;
+ * (src/<capability>/postgres-schema.ts, platform/storage/postgres-schema.ts) describe the result;
  * test/postgres-state.test.ts checks that they agree column for column.
  *
  * Times are epoch milliseconds in `bigint`, as the contract has them; booleans are booleans.

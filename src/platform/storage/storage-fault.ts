@@ -1,7 +1,7 @@
 /**
  * The one rule for "the storage cannot take or serve data right now", as opposed to a bug: which errors
  * mean it, and how they read in a log or a start-up message. Requests answer such a fault with 503
- * (src/http/error-mapping.ts); start-up stops with one line naming the data directory or the state URL.
+ * (src/platform/http/error-mapping.ts); start-up stops with one line naming the data directory or the state URL.
  */
 
 /** What went wrong, without the query or its parameters (which may hold hashes or tokens). */
@@ -61,7 +61,7 @@ const POSTGRES_SQLSTATES = new Set(["55P03", "25006", "3D000"]);
 
 /**
  * A store call that got no answer in time (a server that stopped answering without closing the
- * connection): thrown by the store's deadline (db/postgres-state.ts), a storage fault like the others.
+ * connection): thrown by the store's deadline (app/state/postgres-state.ts), a storage fault like the others.
  */
 export class StorageTimeout extends Error {
   override name = "StorageTimeout";
@@ -105,7 +105,7 @@ function postgresFault(error: Error & { code?: string; errno?: string }): Storag
 
 /**
  * Bun's Redis client's errors about the connection (closed, refused, timed out, authentication), this
- * service's own (db/redis.ts: no answer within the bound, unreachable), and the server's replies that say
+ * service's own (platform/storage/redis.ts: no answer within the bound, unreachable), and the server's replies that say
  * it cannot serve now rather than that the command is wrong: LOADING after a restart, BUSY with a slow
  * script, OOM at maxmemory, READONLY on a replica after a failover, and the like. Any other server error
  * (WRONGTYPE, a script error) is a bug.

@@ -1,4 +1,4 @@
-import { type StorageFault, storageFault } from "../db/storage-fault";
+import { type StorageFault, storageFault } from "../storage/storage-fault";
 import { apiError } from "./error-catalog";
 import { ApiError } from "./errors";
 
@@ -8,7 +8,7 @@ export type ErrorMapper = (error: unknown) => ApiError;
 /**
  * The one mapping from a thrown error to the response, used by the Elysia shell's onError and by the
  * direct routes' catch alike, so a route never decides it: an `ApiError` as it is; a storage fault (disk
- * full, I/O error, read-only, locked past the timeout: src/db/storage-fault.ts) a 503 with Retry-After,
+ * full, I/O error, read-only, locked past the timeout: src/platform/storage/storage-fault.ts) a 503 with Retry-After,
  * reported to the storage health; anything else a bug: logged, and a 500 that says nothing of it.
  */
 export function createErrorMapper(deps: { logError: (error: unknown) => void; onStorageFault: (fault: StorageFault) => void }): ErrorMapper {

@@ -1,9 +1,9 @@
-import { openRedisKeyRevocations } from "../keys/redis-revocations";
-import type { KeyRevocations } from "../keys/store";
-import { createRedisLimitStore } from "../limits/redis-store";
-import type { LimitStore } from "../limits/store";
-import { then } from "../maybe-promise";
-import { openRedis, parseRedisUrl } from "./redis";
+import { openRedisKeyRevocations } from "../../keys/redis-revocations";
+import type { KeyRevocations } from "../../keys/store";
+import { createRedisLimitStore } from "../../limits/redis-store";
+import type { LimitStore } from "../../limits/store";
+import { then } from "../../platform/maybe-promise";
+import { openRedis, parseRedisUrl } from "../../platform/storage/redis";
 import type { StateStores } from "./state-stores";
 
 /**
@@ -35,7 +35,7 @@ const DEFAULT_PREFIX = "foodapi:";
 
 /**
  * Connected, answering and subscribed, or a rejection (RedisUrlInvalid for a URL that is not redis:// or
- * rediss://; a storage fault when Redis cannot be reached within db/redis.ts's bounds).
+ * rediss://; a storage fault when Redis cannot be reached within platform/storage/redis.ts's bounds).
  */
 export async function openRedisCounters(url: string, options: RedisCountersOptions = {}): Promise<RedisCounters> {
   parseRedisUrl(url);

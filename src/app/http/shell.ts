@@ -1,9 +1,9 @@
 import { Elysia, ValidationError } from "elysia";
-import { declaresTooLargeBody, readJsonBody } from "./body";
-import { apiError } from "./error-catalog";
-import type { ErrorMapper } from "./error-mapping";
-import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "./errors";
-import { requestFacts } from "./request-context";
+import { declaresTooLargeBody, readJsonBody } from "../../platform/http/body";
+import { apiError } from "../../platform/http/error-catalog";
+import type { ErrorMapper } from "../../platform/http/error-mapping";
+import { ApiError, errorResponse, JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../../platform/http/errors";
+import { requestFacts } from "../../platform/http/request-context";
 
 
 /**

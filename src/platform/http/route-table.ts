@@ -1,12 +1,12 @@
 import { type AnyElysia, type DocumentDecoration, t, type TSchema } from "elysia";
-import type { OperationNotes } from "../docs/operations";
+import type { OperationNotes } from "../../docs/operations";
 import { type DirectHandler, type DirectRoute, splitUrl } from "./direct-routes";
 import { checkedByService } from "./schema";
 
 /**
  * Where a route is declared once: its path, handler and schemas, and its documentation, so that what is
  * served and what the OpenAPI document says cannot drift apart. An Elysia route gets its documentation from
- * `operation()` as its `detail`; a direct route (answered before Elysia, src/http/direct-routes.ts) is a
+ * `operation()` as its `detail`; a direct route (answered before Elysia, src/platform/http/direct-routes.ts) is a
  * `DirectRouteSpec`, from which both the dispatcher's route and its Elysia copy are made.
  */
 

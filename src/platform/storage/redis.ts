@@ -1,12 +1,12 @@
 import { RedisClient } from "bun";
 
 /**
- * Connections to Redis (`--redis-url`) for the counters that instances share (db/redis-state.ts), over
+ * Connections to Redis (`--redis-url`) for the counters that instances share (app/state/redis-state.ts), over
  * Bun's built-in client.
  *
  * Bounds: connecting gives up after REDIS_CONNECT_TIMEOUT_MS, a command after REDIS_COMMAND_TIMEOUT_MS,
  * so no call waits longer than their sum (2 s), after which it rejects with an error that
- * db/storage-fault.ts reads as a storage fault (a 503 with Retry-After).
+ * platform/storage/storage-fault.ts reads as a storage fault (a 503 with Retry-After).
  *
  * Reconnecting is done here, not by the client's `autoReconnect`: with it, Bun (1.4) fires no `onclose`
  * on a dropped connection, never re-issues SUBSCRIBE after reconnecting (a subscriber goes deaf without
@@ -54,7 +54,7 @@ export function parseRedisUrl(url: string): string {
   return url;
 }
 
-/** A Lua script, run by its SHA1 once Redis knows it (db/redis.ts `evalScript`). */
+/** A Lua script, run by its SHA1 once Redis knows it (platform/storage/redis.ts `evalScript`). */
 export interface RedisScript {
   readonly source: string;
   readonly sha: string;

@@ -1,14 +1,14 @@
 import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
-import { createPostgresAccountStore, createPostgresSessionStore } from "../accounts/postgres-stores";
-import { createPostgresKeyRevocations, createPostgresKeyStore } from "../keys/postgres-store";
-import { createPostgresLimitStore } from "../limits/postgres-store";
-import { isPromise } from "../maybe-promise";
-import { createPostgresTrialStore } from "../trial/postgres-store";
-import { createPostgresUsageStore } from "../usage/postgres-store";
-import { POSTGRES_MIGRATIONS } from "./postgres-migrations";
+import { createPostgresAccountStore, createPostgresSessionStore } from "../../accounts/postgres-stores";
+import { createPostgresKeyRevocations, createPostgresKeyStore } from "../../keys/postgres-store";
+import { createPostgresLimitStore } from "../../limits/postgres-store";
+import { isPromise } from "../../platform/maybe-promise";
+import { createPostgresTrialStore } from "../../trial/postgres-store";
+import { createPostgresUsageStore } from "../../usage/postgres-store";
+import { POSTGRES_MIGRATIONS } from "../../platform/storage/postgres-migrations";
 import type { StateStores } from "./state-stores";
-import { InvalidStateUrl, StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "./storage-fault";
+import { InvalidStateUrl, StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "../../platform/storage/storage-fault";
 
 /**
  * The state in PostgreSQL (15 or later), for any number of instances sharing one database.

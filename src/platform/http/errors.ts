@@ -1,6 +1,6 @@
 /**
  * The one error shape of the API: `{"code": "UPPER_SNAKE", "message": "..."}` for every 4xx and 5xx.
- * Flat, as Better Auth's client reads it. Handlers throw `ApiError`s built by `apiError` (src/http/error-catalog.ts); `errorResponse` writes them.
+ * Flat, as Better Auth's client reads it. Handlers throw `ApiError`s built by `apiError` (src/platform/http/error-catalog.ts); `errorResponse` writes them.
  */
 export class ApiError extends Error {
   constructor(

@@ -1,11 +1,11 @@
-import { createSqliteAccountStore } from "../accounts/sqlite-account-store";
-import { createSqliteSessionStore } from "../accounts/sqlite-session-store";
-import { createSqliteKeyRevocations, createSqliteKeyStore } from "../keys/sqlite-store";
-import { createSqliteLimitStore } from "../limits/sqlite-store";
-import { createSqliteTrialStore } from "../trial/sqlite-store";
-import { createSqliteUsageStore } from "../usage/sqlite-store";
-import { openStateDb, type StateDb } from "./state-db";
-import { dataDirUnusable } from "./storage-fault";
+import { createSqliteAccountStore } from "../../accounts/sqlite-account-store";
+import { createSqliteSessionStore } from "../../accounts/sqlite-session-store";
+import { createSqliteKeyRevocations, createSqliteKeyStore } from "../../keys/sqlite-store";
+import { createSqliteLimitStore } from "../../limits/sqlite-store";
+import { createSqliteTrialStore } from "../../trial/sqlite-store";
+import { createSqliteUsageStore } from "../../usage/sqlite-store";
+import { openStateDb, type StateDb } from "../../platform/storage/state-db";
+import { dataDirUnusable } from "../../platform/storage/storage-fault";
 import type { StateStores } from "./state-stores";
 
 /** The stores over the SQLite state database in `dataDir` (opened, migrated; see state-db.ts). */
@@ -24,7 +24,7 @@ export function openSqliteState(dataDir: string, log?: (line: string) => void): 
 export function sqliteStores(state: StateDb): StateStores {
   const { sqlite } = state;
   const ping = sqlite.query("SELECT 1");
-  // The one row rewritten to learn whether the database takes writes (db/schema.ts).
+  // The one row rewritten to learn whether the database takes writes (platform/storage/schema.ts).
   const probe = sqlite.query<unknown, [number]>(
     "INSERT INTO storage_probe (id, written_at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
   );
