@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import { EMAIL_MAX_LENGTH } from "../src/accounts/email";
 import { USER_NAME_MAX_LENGTH } from "../src/accounts/model";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../src/accounts/passwords";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../src/catalog/search-params";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../src/catalog/model";
 import { documentedOperations, servedOperations, undocumentedOperations } from "../src/docs/openapi";
 import { createDispatcher } from "../src/platform/http/direct-routes";
 import { KEY_CACHE_TTL_MS } from "../src/keys/active-keys";

@@ -1,32 +1,20 @@
 import { Elysia } from "elysia";
-import type { Config } from "../platform/config/config";
 import { STATE_ERROR } from "../docs/operations";
 import { apiError } from "../platform/http/error-catalog";
 import { JSON_CONTENT_TYPE } from "../platform/http/errors";
 import { noStoreUnder } from "../platform/http/no-store";
 import { originCheck } from "../platform/http/origin-check";
 import { operation } from "../platform/http/route-table";
-import type { Limiter } from "../limits/limiter";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";
 import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
 import { passwordFailureLimitInWords } from "./password-check";
 import { signIn, signUp, toSessionJson, toUserJson } from "./service";
-import type { SessionDeps } from "./session-guard";
 import { createSession, invalidateSession, newSession, validateSession } from "./sessions";
-import type { AccountStore } from "./store";
-import type { ActiveKeys } from "../keys/active-keys";
 import { exampleSession as session, exampleUser as user } from "./examples";
+import type { AuthRouteDeps } from "./route-deps";
 import { selfServiceRoutes } from "./self-service-routes";
 import { sessionClientOf } from "./session-client";
-
-export interface AuthRouteDeps extends SessionDeps {
-  accounts: AccountStore;
-  activeKeys: ActiveKeys;
-  limiter: Limiter;
-  config: Config;
-  allowedOrigins: ReadonlySet<string>;
-}
 
 /** Written out here, not left to Elysia, which would answer `null` with an empty body. */
 const sessionAnswer = (body: typeof GetSessionResponse.static) => new Response(JSON.stringify(body), { headers: { "content-type": JSON_CONTENT_TYPE } });

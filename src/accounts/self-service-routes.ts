@@ -15,7 +15,7 @@ import {
   StatusResponse,
   UpdateUserBody,
 } from "./model";
-import type { AuthRouteDeps } from "./routes";
+import type { AuthRouteDeps } from "./route-deps";
 import { passwordFailureLimitInWords } from "./password-check";
 import { changePassword, deleteAccount, listSessions, renameUser, revokeSession } from "./self-service";
 import { toUserJson } from "./service";

@@ -1,6 +1,6 @@
 import { apiError } from "../platform/http/error-catalog";
 import { PER_100_GRAMS } from "./detail";
-import type { FoodDetail } from "./model";
+import { type FoodDetail, GRAMS_MAX } from "./model";
 
 /**
  * Nutrient amounts for another quantity than 100 g (design §9): `?grams=` or `?portion=<seq>` on a
@@ -8,8 +8,6 @@ import type { FoodDetail } from "./model";
  * decimals, in exact decimal arithmetic (so `0.085 × 150 / 100` is 0.128 rounded, never 0.12749999...),
  * halves rounded away from zero.
  */
-
-export const GRAMS_MAX = 10_000;
 
 /** What the request asked for: an amount in grams (as given, for exact arithmetic) or a portion's seq. */
 export type AmountRequest = { grams: string } | { portion: number };

@@ -1,5 +1,6 @@
 import { apiError } from "../platform/http/error-catalog";
 import { type AmountRequest, gramsFromNumber } from "./amounts";
+import { LOOKUP_MAX_FOODS } from "./model";
 import type { DetailView } from "./service";
 
 /**
@@ -7,8 +8,6 @@ import type { DetailView } from "./service";
  * the order asked. It costs one unit of quota per distinct food number, so the body is checked here, by
  * plain functions, before anything is counted.
  */
-
-export const LOOKUP_MAX_FOODS = 50;
 
 export interface LookupRequest {
   /** Distinct, in request order. */

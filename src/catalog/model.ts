@@ -1,8 +1,19 @@
 import { t } from "elysia";
 import { Integer, queryStrings } from "../platform/http/schema";
-import { GRAMS_MAX } from "./amounts";
-import { LOOKUP_MAX_FOODS } from "./lookup";
-import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "./search-params";
+
+/**
+ * The catalog's request limits, declared here with the schemas that show them; the checks (search-params.ts,
+ * amounts.ts, lookup.ts) and the document read them from here.
+ */
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 90;
+export const QUERY_MAX_CHARS = 200;
+/** At most this many `nutrient.<number>` filters in one search, on different nutrients. */
+export const NUTRIENT_FILTERS_MAX = 5;
+/** The most grams an amount may scale to (amounts.ts). */
+export const GRAMS_MAX = 10_000;
+/** The most food numbers one lookup may ask for (lookup.ts). */
+export const LOOKUP_MAX_FOODS = 50;
 
 /** A range's bound as the document shows it (search-params.ts checks the same). */
 const BOUND = "[+-]?(\\d+(\\.\\d+)?|\\.\\d+)";

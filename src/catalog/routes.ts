@@ -1,13 +1,12 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../docs/operations";
 import { type CredentialGuard, guardedBody, guardedJson } from "../platform/http/credential-guard";
-import { type LookupRequest, LOOKUP_MAX_FOODS, lookupJson, parseLookupBody } from "./lookup";
+import { type LookupRequest, lookupJson, parseLookupBody } from "./lookup";
 import { apiError } from "../platform/http/error-catalog";
 import { type DirectRouteSpec, directRoutes, mountRoutes } from "../platform/http/route-table";
 import { type PreparedJson, preparedJson } from "../platform/http/content-encoding";
 import { etagBase } from "../platform/http/etag";
-import { DetailQuery, FoodDetail, FoodGroupList, LookupBody, LookupResult, NutrientList, SearchQuery, SearchResult } from "./model";
-import { PAGE_SIZE_MAX } from "./search-params";
+import { DetailQuery, FoodDetail, FoodGroupList, LOOKUP_MAX_FOODS, LookupBody, LookupResult, NutrientList, PAGE_SIZE_MAX, SearchQuery, SearchResult } from "./model";
 import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseDetailQuery } from "./service";
 import type { CatalogStore } from "./store";
 

@@ -1,12 +1,7 @@
 import { apiError } from "../platform/http/error-catalog";
 import { foldForSearch } from "./fold";
-import type { SearchQuery } from "./model";
+import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS, type SearchQuery } from "./model";
 
-export const PAGE_SIZE_DEFAULT = 20;
-export const PAGE_SIZE_MAX = 90;
-export const QUERY_MAX_CHARS = 200;
-/** At most this many `nutrient.<number>` filters in one search, on different nutrients. */
-export const NUTRIENT_FILTERS_MAX = 5;
 /** The query parameters' prefix of a nutrient filter (`nutrient.203=20..`) and of a nutrient sort. */
 export const NUTRIENT_PREFIX = "nutrient.";
 export const SORT_FIELDS = ["relevance", "foodNumber", "name"] as const;

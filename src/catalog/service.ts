@@ -1,4 +1,3 @@
-import { STORED_CODINGS } from "./import/sqlite-details";
 import type { Coding } from "../platform/http/accept-encoding";
 import { compress, type EncodedAnswer, type PreparedJson, preparedJson } from "../platform/http/content-encoding";
 import { etagBase } from "../platform/http/etag";
@@ -8,7 +7,7 @@ import { createFoodOrders } from "./food-orders";
 import { KeptForms } from "./kept-forms";
 import { matchesAllTerms, rankPositions } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
-import type { CatalogStore, StoredCoding, StoredDetail } from "./store";
+import { type CatalogStore, STORED_CODINGS, type StoredCoding, type StoredDetail } from "./store";
 import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchResult } from "./model";
 
 /** The trigram index needs three characters; shorter terms are checked on the candidates it returns. */

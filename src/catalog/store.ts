@@ -1,4 +1,4 @@
-import type { STORED_CODINGS } from "./import/sqlite-details";
+import type { Coding } from "../platform/http/accept-encoding";
 import type { Candidate } from "./ranking";
 
 /**
@@ -66,4 +66,6 @@ export interface StoredDetail {
   body: Uint8Array<ArrayBuffer>;
 }
 
+/** The codings a detail is stored in (in the server's order of preference), by the importer (import/sqlite-details.ts). */
+export const STORED_CODINGS = ["zstd", "gzip"] as const satisfies readonly Coding[];
 export type StoredCoding = (typeof STORED_CODINGS)[number];

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../platform/config/config";
 import type { CatalogStore } from "../catalog/store";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/search-params";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/model";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../platform/http/errors";
 import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../platform/http/route-table";

@@ -18,8 +18,6 @@ const FOODS_PER_BATCH = 500;
  */
 const STORED_LEVELS = { zstd: 3, gzip: 1 } as const;
 
-/** The codings a detail is stored in (in the server's order of preference). */
-export const STORED_CODINGS = ["zstd", "gzip"] as const satisfies readonly Coding[];
 
 /** A food's stored answer: its JSON's entity tag and the JSON in each stored coding. */
 async function storedForms(json: string): Promise<[etag: string, zstd: Uint8Array, gzip: Uint8Array]> {
