@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseRateSpec } from "../src/platform/config/config";
 import { SETTINGS } from "../src/platform/config/settings";
-import { ERRORS, type ErrorName } from "../src/docs/operations";
+import { ERRORS, type ErrorName } from "../src/app/error-catalog";
 import { apiError } from "../src/platform/http/error-catalog";
 import { obtainTrialToken } from "./helpers/altcha";
 import { jsonPost, sessionCookie } from "./helpers/http";

@@ -3,7 +3,7 @@ import { obtainTrialToken } from "./helpers/altcha";
 import { decodeContent } from "./helpers/content-coding";
 import { oracleFoods, oracleFoodValues, oracleScaled } from "./helpers/sr28-oracle";
 import { createTestApp, type TestApp } from "./helpers/test-app";
-import { MAX_BODY_BYTES } from "../src/platform/http/body";
+import { MAX_BODY_BYTES } from "../src/platform/http/body-limit";
 import { TRIAL_TOKEN_REQUESTS } from "../src/trial/token";
 
 // POST /v1/foods/lookup (design §9): several details at once, one quota unit per distinct food number,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { ERRORS } from "../src/docs/operations";
+import { ERRORS } from "../src/app/error-catalog";
 import { obtainTrialToken, solveToWidgetPayload } from "./helpers/altcha";
 import { type RunningServer, runBinary, startServer } from "./helpers/binary";
 import { jsonPost, sessionCookie } from "./helpers/http";

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type AnyElysia, Elysia, t } from "elysia";
 import { buildOpenApiDocument, undocumentedOperations } from "../src/docs/openapi";
+import { ERRORS } from "../src/app/error-catalog";
 import { createDispatcher, type DirectRoute } from "../src/platform/http/direct-routes";
 import { type DirectRouteSpec, directRoutes, mountRoutes, notesOf, operation } from "../src/platform/http/route-table";
 
@@ -8,7 +9,7 @@ import { type DirectRouteSpec, directRoutes, mountRoutes, notesOf, operation } f
  * The route table on its own, away from the app: one declaration gives the dispatcher's route, the Elysia
  * route and the document's notes, and the check names whatever is served without them.
  */
-const OPTIONS = { serverUrl: "http://127.0.0.1:3000", version: "0.0.0", freeLimit: { limit: 1000, windowSeconds: 3600 } };
+const OPTIONS = { serverUrl: "http://127.0.0.1:3000", version: "0.0.0", freeLimit: { limit: 1000, windowSeconds: 3600 }, errors: ERRORS };
 
 const answer = (body: unknown) => () => new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ERRORS } from "../src/docs/operations";
+import { ERRORS } from "../src/app/error-catalog";
 import { obtainTrialToken } from "./helpers/altcha";
 import { startServer } from "./helpers/binary";
 import { jsonPost } from "./helpers/http";

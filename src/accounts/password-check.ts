@@ -1,5 +1,5 @@
 import type { RateSpec } from "../platform/config/config";
-import { tooManyRequests } from "../platform/http/error-catalog";
+import { tooManyRequests } from "./errors";
 import type { Limiter } from "../limits/limiter";
 import { sha256Hex } from "../platform/security/tokens";
 import { dummyPasswordHash, verifyPassword } from "./passwords";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { STATE_ERROR } from "../docs/operations";
-import { apiError } from "../platform/http/error-catalog";
+import { STATE_ERROR } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { JSON_CONTENT_TYPE } from "../platform/http/errors";
 import { noStoreUnder } from "../platform/http/no-store";
 import { originCheck } from "../platform/http/origin-check";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { STATE_ERROR } from "../docs/operations";
+import { STATE_ERROR } from "../platform/http/error-catalog";
 import { operation } from "../platform/http/route-table";
 import { KEYS_REFUSED } from "../keys/active-keys";
 import { ipRateLimit } from "../limits/http";

@@ -1,5 +1,5 @@
 import type { Clock } from "../platform/clock";
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import type { ActiveKeys } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
 import { parseName } from "../platform/security/text";

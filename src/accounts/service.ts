@@ -1,4 +1,4 @@
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import type { Clock } from "../platform/clock";
 import { codePointLength, parseName } from "../platform/security/text";
 import { parseEmail } from "./email";

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../platform/clock";
 import { splitUrl } from "../platform/http/direct-routes";
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { noStoreUnder, pathUnder } from "../platform/http/no-store";
 import { resendIfExtended, sessionTokenFromHeader } from "./cookie";
 import type { SessionStore } from "./store";

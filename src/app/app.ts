@@ -8,6 +8,7 @@ import { createHousekeeping } from "../platform/storage/housekeeping";
 import type { StateStores } from "./state/state-stores";
 import { createStorageHealth } from "../platform/storage/storage-health";
 import { docsRoutes } from "../docs/routes";
+import { ERRORS } from "./error-catalog";
 import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "../platform/http/credential-guard";
 import { createDispatcher } from "../platform/http/direct-routes";
@@ -112,7 +113,7 @@ export async function createFoodApi(deps: AppDeps) {
     .use(trialRoutes({ ...trial, config, limiter }))
     .use(catalogApi.documented)
     .use(dashboardRoutes(catalog))
-    .use(docsRoutes(config));
+    .use(docsRoutes(config, ERRORS));
   // Metrics: counted per process by `observe` (called by the server for every answer), served at
   // /metrics only when a token is configured, for the whole fleet of workers.
   const metrics = createMetricsRegistry(deps.worker ?? 0);

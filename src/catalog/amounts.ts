@@ -1,4 +1,4 @@
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { PER_100_GRAMS } from "./detail";
 import { type FoodDetail, GRAMS_MAX } from "./model";
 

@@ -1,4 +1,4 @@
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { type AmountRequest, gramsFromNumber } from "./amounts";
 import { LOOKUP_MAX_FOODS } from "./model";
 import type { DetailView } from "./service";

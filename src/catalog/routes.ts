@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { STATE_ERROR } from "../docs/operations";
+import { STATE_ERROR } from "../platform/http/error-catalog";
 import { type CredentialGuard, guardedBody, guardedJson } from "../platform/http/credential-guard";
 import { type LookupRequest, lookupJson, parseLookupBody } from "./lookup";
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { type DirectRouteSpec, directRoutes, mountRoutes } from "../platform/http/route-table";
 import { type PreparedJson, preparedJson } from "../platform/http/content-encoding";
 import { etagBase } from "../platform/http/etag";

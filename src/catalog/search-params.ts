@@ -1,4 +1,4 @@
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { foldForSearch } from "./fold";
 import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS, type SearchQuery } from "./model";
 

@@ -3,13 +3,13 @@ import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../accounts/sessions";
 import type { RateSpec } from "../platform/config/config";
-import { MAX_BODY_BYTES } from "../platform/http/body";
+import { MAX_BODY_BYTES } from "../platform/http/body-limit";
 import { MAX_HEAD_BYTES } from "../platform/http/head-limit";
 import type { DirectRoute } from "../platform/http/direct-routes";
-import { notesOf, type RouteNotes, withoutNotes } from "../platform/http/route-table";
+import { notesOf, type OperationNotes, type RouteNotes, withoutNotes } from "../platform/http/route-table";
 import { documentedSchema } from "../platform/http/schema";
-import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
-import { ERRORS, type ErrorName, type OperationNotes, shellErrors, TRIAL_ALLOWANCE } from "./operations";
+import { TRIAL_ALLOWANCE, TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
+import { type ErrorRows, shellErrors } from "./operations";
 import overview from "./overview.md" with { type: "text" };
 
 type Json = Record<string, any>;
@@ -20,6 +20,8 @@ export interface DocumentOptions {
   serverUrl: string;
   version: string;
   freeLimit: RateSpec;
+  /** Every error a route may name, as the composition root puts them together (src/app/error-catalog.ts). */
+  errors: ErrorRows;
 }
 
 const TRIAL_POLICY = `"trial";q=${TRIAL_TOKEN_REQUESTS};w=${TRIAL_TOKEN_LIFETIME_SECONDS}`;
@@ -139,7 +141,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
     for (const [method, operation] of Object.entries(item as Json)) {
       const notes = notesByOperation.get(operationKey(method, path));
       paths[path] ??= {};
-      paths[path][method] = describeOperation(method, operation, notes);
+      paths[path][method] = describeOperation(method, operation, notes, options.errors);
       // A direct route answers HEAD as its GET: same parameters and statuses, no body.
       if (method === "get" && notes?.head) paths[path].head = headOf(paths[path][method]);
     }
@@ -261,7 +263,7 @@ export function undocumentedOperations(served: ServedRoutes, document: Json): st
   return servedOperations(served).filter((operation) => !described.has(operation));
 }
 
-function describeOperation(method: string, operation: Json, notes: RouteNotes | undefined): Json {
+function describeOperation(method: string, operation: Json, notes: RouteNotes | undefined, known: ErrorRows): Json {
   const described: Json = { ...operation };
   if (described.requestBody) {
     const json = described.requestBody.content?.["application/json"] ?? { schema: {} };
@@ -290,7 +292,7 @@ function describeOperation(method: string, operation: Json, notes: RouteNotes | 
     if (content) content.example = example;
   }
   const errors = [...new Set([...notes.errors, ...shellErrors(method)])];
-  for (const [status, response] of Object.entries(errorResponses(errors))) responses[status] = response;
+  for (const [status, response] of Object.entries(errorResponses(errors, known))) responses[status] = response;
   if (dataRoute && method === "get") {
     responses["304"] = {
       description: "Not Modified: `If-None-Match` names this answer. No body; counted against the quota like a 200.",
@@ -333,10 +335,12 @@ function headOf(get: Json): Json {
 }
 
 /** One response per status, each error code of that status as a named example of the `Error` shape. */
-function errorResponses(names: readonly ErrorName[]): Json {
+function errorResponses(names: readonly string[], known: ErrorRows): Json {
   const byStatus: Json = {};
   for (const name of names) {
-    const [status, message, code = name] = ERRORS[name] as readonly [number, string, string?];
+    const row = known[name];
+    if (!row) throw new Error(`A route names the error ${name}, which no table of the catalogue declares`);
+    const [status, message, code = name] = row;
     const response = (byStatus[status] ??= {
       description: "",
       // Every 429 of this API says when to retry, and so does the 503 of an unavailable challenge verifier.

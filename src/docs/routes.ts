@@ -3,6 +3,7 @@ import type { Config } from "../platform/config/config";
 import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../platform/http/static-file";
 import { SERVICE_VERSION } from "../meta/version";
 import { buildOpenApiDocument } from "./openapi";
+import type { ErrorRows } from "./operations";
 import page from "./index.html" with { type: "file" };
 // Scalar's self-contained bundle, served from the binary instead of the public CDN the plugin defaults to;
 // embedded gzip-compressed by build.sh.
@@ -25,14 +26,14 @@ export const DOCS_CSP = [
 ].join("; ");
 
 /** `/docs` (the API reference page) and `/openapi/json` (the OpenAPI document of every API route). */
-export function docsRoutes(config: Pick<Config, "baseUrl" | "freeLimit">) {
+export function docsRoutes(config: Pick<Config, "baseUrl" | "freeLimit">, errors: ErrorRows) {
   const app = new Elysia();
   // Built on first request, when every route is mounted; routes do not change while serving.
   let document: Record<string, unknown> | undefined;
   return app
     .get(
       "/openapi/json",
-      () => (document ??= buildOpenApiDocument(app, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit })),
+      () => (document ??= buildOpenApiDocument(app, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit, errors })),
       { detail: { hide: true } },
     )
     .use(

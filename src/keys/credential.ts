@@ -1,7 +1,7 @@
 import type { Clock } from "../platform/clock";
 import type { RateSpec } from "../platform/config/config";
 import type { Admitted, CredentialResult, Principal } from "../platform/http/credential-guard";
-import { quotaRefusal } from "../platform/http/error-catalog";
+import { quotaRefusal } from "./errors";
 import { rateLimitHeaders } from "../limits/http";
 import type { Limiter, LimitResult } from "../limits/limiter";
 import { isPromise, type MaybePromise } from "../platform/maybe-promise";

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import { sessionGuard, type SessionDeps } from "../accounts/session-guard";
-import { apiError, tooManyRequests } from "../platform/http/error-catalog";
+import { apiError, tooManyRequests } from "./errors";
 import type { RateSpec } from "../platform/config/config";
-import { STATE_ERROR } from "../docs/operations";
+import { STATE_ERROR } from "../platform/http/error-catalog";
 import type { Limiter } from "../limits/limiter";
 import { parseName } from "../platform/security/text";
 import { originCheck } from "../platform/http/origin-check";

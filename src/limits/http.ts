@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { RateSpec } from "../platform/config/config";
 import { clientIpOf } from "../platform/http/client-ip";
-import { tooManyRequests } from "../platform/http/error-catalog";
+import { tooManyRequests } from "./errors";
 import type { Limiter, LimitResult } from "./limiter";
 
 /** The IETF draft's headers: `RateLimit-Policy: "free";q=1000;w=3600` and `RateLimit: "free";r=998;t=3412`. */

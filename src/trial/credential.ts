@@ -1,5 +1,5 @@
 import type { Admitted, CredentialResult, Principal } from "../platform/http/credential-guard";
-import { quotaRefusal } from "../platform/http/error-catalog";
+import { quotaRefusal } from "./errors";
 import { rateLimitHeaders } from "../limits/http";
 import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import { createTrialQuota, type TrialDeps, type TrialQuota } from "./service";

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Config } from "../platform/config/config";
-import { STATE_ERROR, TRIAL_ALLOWANCE } from "../docs/operations";
+import { STATE_ERROR } from "../platform/http/error-catalog";
+import { TRIAL_ALLOWANCE } from "./token";
 import { clientIpOf } from "../platform/http/client-ip";
 import { NO_STORE } from "../platform/http/errors";
 import { operation } from "../platform/http/route-table";

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config/config";
-import { apiError } from "../platform/http/error-catalog";
+import { apiError } from "./errors";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../platform/lru";
 import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import { checkChallengeToken } from "./challenge";

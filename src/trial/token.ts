@@ -8,6 +8,8 @@ import { constantTimeEqual } from "../platform/security/tokens";
  */
 export const TRIAL_TOKEN_LIFETIME_SECONDS = 24 * 3600;
 export const TRIAL_TOKEN_REQUESTS = 30;
+/** "30 requests over 24 hours": the trial token's allowance, in words. */
+export const TRIAL_ALLOWANCE = `${TRIAL_TOKEN_REQUESTS} requests over ${TRIAL_TOKEN_LIFETIME_SECONDS / 3600} hours`;
 
 export interface TrialClaims {
   jti: string;

@@ -12,6 +12,7 @@ import type { StateStores } from "../../src/app/state/state-stores";
 import { issueKey } from "../../src/keys/service";
 import { SERVICE_VERSION } from "../../src/meta/version";
 import { buildOpenApiDocument } from "../../src/docs/openapi";
+import { ERRORS } from "../../src/app/error-catalog";
 import { contractOf } from "./contract";
 import { CATALOG_PATH, ROOT } from "./paths";
 import { openTestState } from "./test-backend";
@@ -87,7 +88,7 @@ export function documentOf(app: FoodApi): Record<string, any> {
   let document = documents.get(app);
   if (!document) {
     const config = configs.get(app)!;
-    document = buildOpenApiDocument(app.elysia, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit });
+    document = buildOpenApiDocument(app.elysia, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit, errors: ERRORS });
     documents.set(app, document);
   }
   return document;

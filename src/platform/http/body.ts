@@ -1,8 +1,6 @@
 import { apiError } from "./error-catalog";
+import { MAX_BODY_BYTES } from "./body-limit";
 import { ApiError } from "./errors";
-
-/** Every request body is at most 16 KiB: nothing this API accepts needs more. */
-export const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * Reads a request body as text, refusing it as soon as it passes `max` bytes, so that a body without a

@@ -1,7 +1,36 @@
 import { type AnyElysia, type DocumentDecoration, t, type TSchema } from "elysia";
-import type { OperationNotes } from "../../docs/operations";
 import { type DirectHandler, type DirectRoute, splitUrl } from "./direct-routes";
 import { checkedByService } from "./schema";
+
+/**
+ * The vocabulary of what route schemas cannot say: which credential an operation takes, which errors it
+ * answers with, examples. Each route declares its own notes beside its handler (`operation()` and
+ * `DirectRouteSpec` below); the generated document (src/docs/openapi.ts) is decorated with them, and a route
+ * without notes is documented without credentials or errors, which test/openapi.test.ts refuses.
+ * Every number in a message or description comes from the constant the server uses.
+ */
+
+/** `apiKeyOrTrial`: the data routes' credential guard. `optionalSession`: works without one too. */
+export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
+
+/** A success response the route does not declare as a schema (204s, untyped handlers). */
+export interface ExtraResponse {
+  description: string;
+  schema?: Record<string, unknown>;
+  example?: unknown;
+}
+
+export interface OperationNotes {
+  credential: Credential;
+  /** The names of its errors, each declared in a table of the catalogue (src/platform/http/error-catalog.ts). */
+  errors: readonly string[];
+  /** Examples for the declared success response, by status. */
+  examples?: Readonly<Record<string, unknown>>;
+  requestExample?: unknown;
+  responses?: Readonly<Record<string, ExtraResponse>>;
+  /** The response sets or clears the session cookie (always, or only when the call changed the caller's session). */
+  setsCookie?: boolean | "whenChanged";
+}
 
 /**
  * Where a route is declared once: its path, handler and schemas, and its documentation, so that what is
