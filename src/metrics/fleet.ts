@@ -1,4 +1,3 @@
-import type { WorkerFleet, WorkerMessage, WorkerRole } from "../cli/workers";
 import type { MetricsSnapshot } from "./registry";
 
 /**
@@ -18,13 +17,29 @@ export const COLLECT_TIMEOUT_MS = 1000;
 
 export type CollectSnapshots = () => Promise<MetricsSnapshot[]>;
 
+/**
+ * What the collectors need of the processes' message channels, which the entry point owns (src/cli/workers.ts
+ * `WorkerFleet` and `WorkerRole` are these): declared here, so that metrics knows nothing of how workers start.
+ */
+export type FleetMessage = { readonly type: string; readonly [field: string]: unknown };
+/** The first process's side: its running workers, and a message to one (false when it is not running). */
+export interface FleetChannel {
+  running(): number[];
+  send(index: number, message: FleetMessage): boolean;
+}
+/** A worker's side: messages to and from the first process. */
+export interface WorkerChannel {
+  send(message: FleetMessage): void;
+  onMessage(handler: (message: FleetMessage) => void): void;
+}
+
 interface Pending {
   resolve(snapshots: MetricsSnapshot[]): void;
   timer: ReturnType<typeof setTimeout>;
 }
 
 /** In the first process (with `fleet()` once the workers are started) or in a single process. */
-export function primaryCollector(local: () => MetricsSnapshot, fleet: () => WorkerFleet | undefined) {
+export function primaryCollector(local: () => MetricsSnapshot, fleet: () => FleetChannel | undefined) {
   let nextId = 0;
   const waiting = new Map<number, { snapshots: MetricsSnapshot[]; left: Set<number>; done(): void }>();
 
@@ -52,7 +67,7 @@ export function primaryCollector(local: () => MetricsSnapshot, fleet: () => Work
   };
 
   /** The fleet's message handler: snapshots coming back, and scrapes a worker forwards. */
-  const onWorkerMessage = (index: number, message: WorkerMessage): void => {
+  const onWorkerMessage = (index: number, message: FleetMessage): void => {
     if (message.type === "metrics-snapshot") {
       const entry = waiting.get(message.id as number);
       if (!entry || !entry.left.delete(index)) return;
@@ -66,7 +81,7 @@ export function primaryCollector(local: () => MetricsSnapshot, fleet: () => Work
 }
 
 /** In a worker: answers the first process's collections, and asks it for the whole set when scraped. */
-export function workerCollector(local: () => MetricsSnapshot, role: WorkerRole): CollectSnapshots {
+export function workerCollector(local: () => MetricsSnapshot, role: WorkerChannel): CollectSnapshots {
   let nextId = 0;
   const pending = new Map<number, Pending>();
   role.onMessage((message) => {
