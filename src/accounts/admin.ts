@@ -1,5 +1,5 @@
-import type { ActiveKeys } from "../keys/active-keys";
 import type { LimitStore } from "../limits/store";
+import type { AccountKeys } from "./account-keys";
 import { passwordFailureBuckets } from "./password-check";
 import { hashPassword } from "./passwords";
 import type { AccountStore, SessionStore, User } from "./store";
@@ -15,7 +15,7 @@ export interface AccountAdminDeps {
   accounts: AccountStore;
   sessions: SessionStore;
   /** The key cache's revocation path, so that every process drops the account's cached keys. */
-  keys: ActiveKeys;
+  keys: Pick<AccountKeys, "forgetAccount">;
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { Config } from "../platform/config/config";
 import type { Limiter } from "../limits/limiter";
-import type { ActiveKeys } from "../keys/active-keys";
+import type { DeletedAccountKeys } from "./account-keys";
 import type { SessionDeps } from "./session-guard";
 import type { AccountStore } from "./store";
 
 /** What the account routes need, sign-in's (routes.ts) and self-service's (self-service-routes.ts) alike. */
 export interface AuthRouteDeps extends SessionDeps {
   accounts: AccountStore;
-  activeKeys: ActiveKeys;
+  accountKeys: DeletedAccountKeys;
   limiter: Limiter;
   config: Config;
   allowedOrigins: ReadonlySet<string>;

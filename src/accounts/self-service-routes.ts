@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../platform/http/error-catalog";
 import { operation } from "../platform/http/route-table";
-import { KEYS_REFUSED } from "../keys/active-keys";
 import { ipRateLimit } from "../limits/http";
 import { clearSessionCookie, setSessionCookie } from "./cookie";
 import { exampleSession, exampleUser } from "./examples";
@@ -86,7 +85,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
         detail: operation({
           summary: "Delete the account, its sessions, keys and usage",
           description:
-            `Needs the account's password. ${limits} ${changedMeanwhile} Everything kept of the account goes at once: its sessions end, its usage and counters are deleted, and the e-mail can sign up again. Its keys get the uniform 401 ${KEYS_REFUSED}. Clears the cookie.`,
+            `Needs the account's password. ${limits} ${changedMeanwhile} Everything kept of the account goes at once: its sessions end, its usage and counters are deleted, and the e-mail can sign up again. Its keys get the uniform 401 ${deps.accountKeys.refusedWhen}. Clears the cookie.`,
           tags: ["Accounts"],
           credential: "session",
           errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR"],

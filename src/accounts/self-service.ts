@@ -1,7 +1,6 @@
 import type { Clock } from "../platform/clock";
 import { apiError } from "./errors";
-import type { ActiveKeys } from "../keys/active-keys";
-import { keyIssueBucket, keyUseBucket } from "../keys/service";
+import type { DeletedAccountKeys } from "./account-keys";
 import { parseName } from "../platform/security/text";
 import { type ListedSession, USER_NAME_MAX_LENGTH } from "./model";
 import { type PasswordCheckDeps, passwordFailureBuckets, sessionFailureBucket, verifyAccountPassword } from "./password-check";
@@ -80,11 +79,11 @@ export async function renameUser(deps: { accounts: AccountStore; clock: Clock },
 /**
  * Deletes the account after checking its password: the account, its sessions, its keys and their usage in
  * one transaction (accounts/store.ts); then the keys are dropped from the caches (the revocation signal,
- * which reaches as far as KEYS_REFUSED says) and the rate limiter forgets the keys' and the account's
+ * which reaches as far as `refusedWhen` says) and the rate limiter forgets the keys' and the account's
  * counters.
  */
 export async function deleteAccount(
-  deps: PasswordCheckDeps & { accounts: AccountStore; activeKeys: ActiveKeys; clock: Clock },
+  deps: PasswordCheckDeps & { accounts: AccountStore; accountKeys: DeletedAccountKeys; clock: Clock },
   user: User,
   password: string,
 ): Promise<void> {
@@ -95,8 +94,9 @@ export async function deleteAccount(
     if (await deps.accounts.findById(user.id)) throw passwordChangedMeanwhile();
     return;
   }
-  await deps.activeKeys.dropDeleted(deleted.keys.map((key) => key.keyHash));
-  await deps.limiter.forget([keyIssueBucket(user.id), ...passwordFailureBuckets(user), ...deleted.keys.map((key) => keyUseBucket(key.id))]);
+  const { accountKeys } = deps;
+  await accountKeys.dropDeleted(deleted.keys.map((key) => key.keyHash));
+  await deps.limiter.forget([accountKeys.issueBucket(user.id), ...passwordFailureBuckets(user), ...deleted.keys.map((key) => accountKeys.useBucket(key.id))]);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -15,14 +15,16 @@ import { createDispatcher } from "../platform/http/direct-routes";
 import { allowedOriginsFor } from "../platform/http/origin-check";
 import { createErrorMapper } from "../platform/http/error-mapping";
 import { keyRoutes } from "../keys/routes";
-import { createActiveKeys } from "../keys/active-keys";
+import { createActiveKeys, KEYS_REFUSED } from "../keys/active-keys";
+import { keyIssueBucket, keyUseBucket } from "../keys/service";
+import type { DeletedAccountKeys } from "../accounts/account-keys";
 import { keyCredential } from "../keys/credential";
 import { createLimiter } from "../limits/limiter";
 import { metaRoutes } from "../meta/routes";
 import type { MaybePromise } from "../platform/maybe-promise";
 import { trialRoutes } from "../trial/routes";
 import { createUsageRecorder } from "../usage/recorder";
-import { usageSweeper } from "../usage/service";
+import { keyUsage, USAGE_HOURS, usageSweeper } from "../usage/service";
 import { trialCredential } from "../trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "../trial/service";
 import { requestFacts } from "../platform/http/request-context";
@@ -60,6 +62,14 @@ export async function createFoodApi(deps: AppDeps) {
   const { config, clock, catalog } = deps;
   const { accounts, sessions, keys, limits, trial: trialStore } = deps.state;
   const activeKeys = createActiveKeys({ store: keys, revocations: deps.state.keyRevocations, clock });
+  // What an account's ban or deletion does to its keys (accounts/account-keys.ts): accounts do not import keys.
+  const accountKeys: DeletedAccountKeys = {
+    dropDeleted: (keyHashes) => activeKeys.dropDeleted(keyHashes),
+    forgetAccount: (userId, now) => activeKeys.forgetAccount(userId, now),
+    issueBucket: keyIssueBucket,
+    useBucket: keyUseBucket,
+    refusedWhen: KEYS_REFUSED,
+  };
   const limiter = createLimiter(limits, clock);
   deps.onShutdown?.(() => void limiter.releaseLeases({ all: true }));
   const usage = createUsageRecorder({ store: deps.state.usage, clock, logError: deps.logError });
@@ -108,8 +118,8 @@ export async function createFoodApi(deps: AppDeps) {
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
   const elysia = createAppShell({ toApiError })
     .use(metaApi.documented)
-    .use(authRoutes({ accounts, sessions, activeKeys, clock, secureCookies, limiter, config, allowedOrigins }))
-    .use(keyRoutes({ keys, activeKeys, usage: deps.state.usage, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
+    .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
+    .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
     .use(trialRoutes({ ...trial, config, limiter }))
     .use(catalogApi.documented)
     .use(dashboardRoutes(catalog))

@@ -5,16 +5,16 @@ import { quotaRefusal } from "./errors";
 import { rateLimitHeaders } from "../limits/http";
 import type { Limiter, LimitResult } from "../limits/limiter";
 import { isPromise, type MaybePromise } from "../platform/maybe-promise";
-import type { UsageRecorder } from "../usage/recorder";
 import type { ActiveKeys } from "./active-keys";
 import { type KeyCheck, keyUseBucket, verifyKey } from "./service";
+import type { KeyUse } from "./use";
 
 /**
  * An API key as the data routes' credential: `verify` finds the key (the guard's `X-API-Key` verifier),
  * `admit` counts the request against the free tier's rolling window, and in the key's usage (in memory;
  * usage/recorder.ts writes it later).
  */
-export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: Limiter; freeLimit: RateSpec; usage: UsageRecorder }) {
+export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: Limiter; freeLimit: RateSpec; usage: Pick<KeyUse, "count"> }) {
   return {
     verify(presented: string): MaybePromise<CredentialResult> {
       const check = verifyKey(deps.keys, deps.clock, presented);
@@ -31,7 +31,7 @@ export function keyCredential(deps: { keys: ActiveKeys; clock: Clock; limiter: L
 const asCredential = (check: KeyCheck): CredentialResult =>
   check.ok ? { ok: true, principal: { kind: "key", id: check.key.id, userId: check.key.userId, tier: "free" } } : { ok: false, reason: check.reason };
 
-const counted = (usage: UsageRecorder, keyId: string, result: LimitResult): Admitted => {
+const counted = (usage: Pick<KeyUse, "count">, keyId: string, result: LimitResult): Admitted => {
   usage.count(keyId, result.allowed);
   return asAdmission(result);
 };

@@ -7,12 +7,11 @@ import type { Limiter } from "../limits/limiter";
 import { parseName } from "../platform/security/text";
 import { originCheck } from "../platform/http/origin-check";
 import { operation } from "../platform/http/route-table";
-import { keyUsage, USAGE_HOURS } from "../usage/service";
-import type { UsageStore } from "../usage/store";
 import { CreateKeyBody, IssuedKey, KeyList, KeyUsage, ListedKey, RenameKeyBody } from "./model";
 import { type ActiveKeys, KEYS_REFUSED } from "./active-keys";
 import { issueKey, KEY_NAME_MAX_LENGTH, keyIssueBucket, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";
 import type { ApiKey, KeyStore } from "./store";
+import type { KeyUse } from "./use";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -33,7 +32,7 @@ function toListedKey(key: ApiKey): typeof ListedKey.static {
 
 /** `/v1/keys`: the signed-in user's own API keys. Never shows a plaintext key except once, at issue. */
 export function keyRoutes(
-  deps: SessionDeps & { keys: KeyStore; activeKeys: ActiveKeys; usage: UsageStore; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
+  deps: SessionDeps & { keys: KeyStore; activeKeys: ActiveKeys; usage: Pick<KeyUse, "hourly" | "hours">; allowedOrigins: ReadonlySet<string>; limiter: Limiter; issueLimit: RateSpec },
 ) {
   const { keys, clock } = deps;
   return new Elysia({ prefix: "/v1/keys" })
@@ -110,14 +109,14 @@ export function keyRoutes(
         // The account's own active keys are at most a few dozen: finding one among them is the ownership check.
         const owned = (await keys.listActive(account.user.id)).some((key) => key.id === params.id);
         if (!owned) throw apiError("KEY_NOT_FOUND");
-        return keyUsage(deps.usage, params.id, clock());
+        return deps.usage.hourly(params.id, clock());
       },
       {
         params: t.Object({ id: t.String() }),
         response: { 200: KeyUsage },
         detail: operation({
           summary: "The key's requests per hour over the last 7 days",
-          description: `Allowed and refused (429) requests per hour, for the ${USAGE_HOURS} hours up to the current one, oldest first; hours without requests are left out. Counts are written in batches, so the last few seconds may not show yet. Another account's key, an unknown or a revoked one: 404.`,
+          description: `Allowed and refused (429) requests per hour, for the ${deps.usage.hours} hours up to the current one, oldest first; hours without requests are left out. Counts are written in batches, so the last few seconds may not show yet. Another account's key, an unknown or a revoked one: 404.`,
           tags: ["API keys"],
           credential: "session",
           errors: ["SESSION_REQUIRED", "KEY_NOT_FOUND", STATE_ERROR],
