@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { apiKeys } from "../keys/postgres-schema";
 import { sessions, users } from "./postgres-schema";
-import type { AccountStore, SessionStore } from "./store";
+import type { AccountStore, DeletedAccount, DeleteOwned, SessionStore } from "./store";
 
 /** Text PostgreSQL cannot hold: an id from a request with a NUL is nobody's (as keys/postgres-store.ts has it). */
 const impossible = (id: string) => id.includes("\u0000");
@@ -11,7 +10,11 @@ const impossible = (id: string) => id.includes("\u0000");
 const verified = (userId: string, whilePasswordHash: string | undefined) =>
   and(eq(users.id, userId), whilePasswordHash === undefined ? undefined : eq(users.passwordHash, whilePasswordHash));
 
-export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
+/** A transaction of `db`, as the account store's deletion hands it to `deleteOwned`. */
+export type PostgresTx = Parameters<Parameters<BunSQLDatabase["transaction"]>[0]>[0];
+
+/** `deleteOwned` deletes the account's keys in its deletion's transaction (postgres-state.ts). */
+export function createPostgresAccountStore(db: BunSQLDatabase, deleteOwned: DeleteOwned<PostgresTx, Promise<DeletedAccount["keys"]>>): AccountStore {
   const byEmail = db.select().from(users).where(eq(users.email, sql.placeholder("email"))).prepare("users_by_email");
   return {
     findByEmail: async (email) => (await byEmail.execute({ email }))[0],
@@ -52,11 +55,11 @@ export function createPostgresAccountStore(db: BunSQLDatabase): AccountStore {
     // row is waited for and the WHERE checked again on the row it left, so a stale `whilePasswordHash`
     // deletes nothing. Deleting the keys cascades to their usage; a usage flush racing this waits on the
     // keys' rows or skips them (usage/postgres-store.ts).
-    delete: (userId, _now, bounds) =>
+    delete: (userId, now, bounds) =>
       db.transaction(async (tx) => {
         const [found] = await tx.select({ id: users.id }).from(users).where(verified(userId, bounds?.whilePasswordHash)).for("update");
         if (!found) return undefined;
-        const keys = await tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
+        const keys = await deleteOwned(tx, userId, now);
         await tx.delete(sessions).where(eq(sessions.userId, userId));
         await tx.delete(users).where(eq(users.id, userId));
         return { keys };

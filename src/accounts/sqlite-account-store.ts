@@ -1,12 +1,10 @@
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
-import { apiKeys, keyRevocations } from "../keys/sqlite-schema";
-import { ALL_KEYS } from "../keys/store";
-import { keyUsage } from "../usage/sqlite-schema";
 import { sessions, users } from "./sqlite-schema";
-import type { AccountStore, DeletedAccount, PasswordChanged, PasswordChangeOptions, Session, User } from "./store";
+import type { AccountStore, DeletedAccount, DeleteOwned, PasswordChanged, PasswordChangeOptions, Session, User } from "./store";
 
-export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore {
+/** `deleteOwned` runs inside the deletion's transaction, on the same database (sqlite-state.ts). */
+export function createSqliteAccountStore({ db, sqlite }: StateDb, deleteOwned: DeleteOwned<StateDb["db"]>): AccountStore {
   // IMMEDIATE: the write lock is taken at the start, so two sign-ups of one e-mail in two processes queue
   // instead of one failing on a lock upgrade; the UNIQUE constraint then keeps the first.
   const insert = sqlite.transaction((user: User, firstSession: Session | undefined): User | undefined => {
@@ -29,19 +27,7 @@ export function createSqliteAccountStore({ db, sqlite }: StateDb): AccountStore 
   );
   const deleteAccount = sqlite.transaction((userId: string, now: number, whilePasswordHash: string | undefined): DeletedAccount | undefined => {
     if (!db.select({ id: users.id }).from(users).where(verified(userId, whilePasswordHash)).get()) return undefined;
-    const keys = db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).all();
-    const ids = keys.map((key) => key.id);
-    if (ids.length > 0) {
-      db.delete(keyUsage).where(inArray(keyUsage.keyId, ids)).run();
-      db.delete(apiKeys).where(inArray(apiKeys.id, ids)).run();
-      // The other processes must drop these keys from their caches now, but the revocation log would keep
-      // their hashes for an hour: their entries go (earlier revokes') and the log gets a mark that names no
-      // key and makes every process drop all it has cached (keys/sqlite-store.ts), which an account
-      // deletion, being rare, can afford. A process that had not read the removed entries yet meets the
-      // mark after them, so it misses nothing.
-      db.delete(keyRevocations).where(inArray(keyRevocations.keyHash, keys.map((key) => key.keyHash))).run();
-      db.insert(keyRevocations).values({ keyHash: ALL_KEYS, revokedAt: now }).run();
-    }
+    const keys = deleteOwned(db, userId, now);
     db.delete(sessions).where(eq(sessions.userId, userId)).run();
     db.delete(users).where(eq(users.id, userId)).run();
     return { keys };

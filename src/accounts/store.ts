@@ -49,6 +49,13 @@ export interface DeletedAccount {
   keys: { id: string; keyHash: string }[];
 }
 
+/**
+ * What goes with an account inside its deletion's transaction: its keys and what refers to them, which other
+ * capabilities keep. A backend's account store is given it where the stores are put together (src/app/state/),
+ * so that accounts, which the keys refer to, know nothing of them. Returns the keys it deleted (a promise of them on PostgreSQL).
+ */
+export type DeleteOwned<Tx, Keys = DeletedAccount["keys"]> = (tx: Tx, userId: string, now: number) => Keys;
+
 export interface PasswordChanged {
   user: User;
   /** The sessions `endSessions` ended (not counting the replacement). */

@@ -1,6 +1,9 @@
 import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
-import { createPostgresAccountStore, createPostgresSessionStore } from "../../accounts/postgres-stores";
+import { eq } from "drizzle-orm";
+import { createPostgresAccountStore, createPostgresSessionStore, type PostgresTx } from "../../accounts/postgres-stores";
+import type { DeletedAccount, DeleteOwned } from "../../accounts/store";
+import { apiKeys } from "../../keys/postgres-schema";
 import { createPostgresKeyRevocations, createPostgresKeyStore } from "../../keys/postgres-store";
 import { createPostgresLimitStore } from "../../limits/postgres-store";
 import { isPromise } from "../../platform/maybe-promise";
@@ -78,10 +81,17 @@ export async function openPostgresState(url: string, log: (line: string) => void
   return postgresStores(client);
 }
 
+/**
+ * An account's keys, deleted in the account's deletion transaction (accounts/postgres-stores.ts): their usage
+ * goes with them by the foreign key's cascade.
+ */
+const deleteAccountKeys: DeleteOwned<PostgresTx, Promise<DeletedAccount["keys"]>> = (tx, userId) =>
+  tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
+
 function postgresStores(client: SQL): StateStores {
   const db = drizzle({ client });
   return {
-    accounts: withDeadline(createPostgresAccountStore(db)),
+    accounts: withDeadline(createPostgresAccountStore(db, deleteAccountKeys)),
     sessions: withDeadline(createPostgresSessionStore(db)),
     keys: withDeadline(createPostgresKeyStore(db)),
     keyRevocations: createPostgresKeyRevocations(),

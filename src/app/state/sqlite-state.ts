@@ -1,4 +1,9 @@
+import { eq, inArray } from "drizzle-orm";
 import { createSqliteAccountStore } from "../../accounts/sqlite-account-store";
+import type { DeleteOwned } from "../../accounts/store";
+import { apiKeys, keyRevocations } from "../../keys/sqlite-schema";
+import { ALL_KEYS } from "../../keys/store";
+import { keyUsage } from "../../usage/sqlite-schema";
 import { createSqliteSessionStore } from "../../accounts/sqlite-session-store";
 import { createSqliteKeyRevocations, createSqliteKeyStore } from "../../keys/sqlite-store";
 import { createSqliteLimitStore } from "../../limits/sqlite-store";
@@ -7,6 +12,27 @@ import { createSqliteUsageStore } from "../../usage/sqlite-store";
 import { openStateDb, type StateDb } from "../../platform/storage/state-db";
 import { dataDirUnusable } from "../../platform/storage/storage-fault";
 import type { StateStores } from "./state-stores";
+
+/**
+ * An account's keys, their usage and revocation entries, deleted in the account's deletion transaction
+ * (accounts/sqlite-account-store.ts): here, where keys and usage are both known.
+ */
+const deleteAccountKeys: DeleteOwned<StateDb["db"]> = (db, userId, now) => {
+  const keys = db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).all();
+  const ids = keys.map((key) => key.id);
+  if (ids.length > 0) {
+    db.delete(keyUsage).where(inArray(keyUsage.keyId, ids)).run();
+    db.delete(apiKeys).where(inArray(apiKeys.id, ids)).run();
+    // The other processes must drop these keys from their caches now, but the revocation log would keep
+    // their hashes for an hour: their entries go (earlier revokes') and the log gets a mark that names no
+    // key and makes every process drop all it has cached (keys/sqlite-store.ts), which an account
+    // deletion, being rare, can afford. A process that had not read the removed entries yet meets the
+    // mark after them, so it misses nothing.
+    db.delete(keyRevocations).where(inArray(keyRevocations.keyHash, keys.map((key) => key.keyHash))).run();
+    db.insert(keyRevocations).values({ keyHash: ALL_KEYS, revokedAt: now }).run();
+  }
+  return keys;
+};
 
 /** The stores over the SQLite state database in `dataDir` (opened, migrated; see state-db.ts). */
 export function openSqliteState(dataDir: string, log?: (line: string) => void): StateStores {
@@ -29,7 +55,7 @@ export function sqliteStores(state: StateDb): StateStores {
     "INSERT INTO storage_probe (id, written_at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
   );
   return {
-    accounts: createSqliteAccountStore(state),
+    accounts: createSqliteAccountStore(state, deleteAccountKeys),
     sessions: createSqliteSessionStore(state),
     keys: createSqliteKeyStore(state),
     keyRevocations: createSqliteKeyRevocations(state),
