@@ -5,7 +5,7 @@ import { parseArgs, UsageError } from "./platform/config/args";
 import { ConfigError, loadConfig } from "./platform/config/config";
 import { CatalogUnavailable } from "./catalog/catalog-db";
 import { DataDirUnusable, InvalidStateUrl, StateStoreUnusable } from "./platform/storage/storage-fault";
-import { SERVICE_NAME, SERVICE_VERSION } from "./meta/version";
+import { SERVICE_NAME, SERVICE_VERSION } from "./platform/version";
 
 /**
  * The entry point: picks the subcommand and maps failures to exit codes. Nothing else. Subcommands load

@@ -1,6 +1,6 @@
 import type { Config } from "../platform/config/config";
 import { describeState } from "../app/state/open-state";
-import { SERVICE_VERSION } from "../meta/version";
+import { SERVICE_VERSION } from "../platform/version";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 

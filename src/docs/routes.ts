@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../platform/config/config";
 import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../platform/http/static-file";
-import { SERVICE_VERSION } from "../meta/version";
+import { SERVICE_VERSION } from "../platform/version";
 import { buildOpenApiDocument } from "./openapi";
 import type { ErrorRows } from "./operations";
 import page from "./index.html" with { type: "file" };

@@ -7,7 +7,7 @@ import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../platform/http/route-table";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
-import { SERVICE_NAME, SERVICE_VERSION } from "./version";
+import { SERVICE_NAME, SERVICE_VERSION } from "../platform/version";
 
 /**
  * Public routes: what this service is and serves, and whether it can answer. `/healthz` is also answered

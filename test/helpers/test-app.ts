@@ -10,7 +10,7 @@ import { type Config, loadConfig } from "../../src/platform/config/config";
 import { openCatalog } from "../../src/catalog/catalog-db";
 import type { StateStores } from "../../src/app/state/state-stores";
 import { issueKey } from "../../src/keys/service";
-import { SERVICE_VERSION } from "../../src/meta/version";
+import { SERVICE_VERSION } from "../../src/platform/version";
 import { buildOpenApiDocument } from "../../src/docs/openapi";
 import { ERRORS } from "../../src/app/error-catalog";
 import { contractOf } from "./contract";
