@@ -8,7 +8,7 @@ import { jsonPost, sessionCookie } from "./helpers/http";
 import { createTestApp, type TestApp } from "./helpers/test-app";
 
 /**
- * The OpenAPI document shows an example message for every error code (src/docs/operations.ts ERRORS).
+ * The OpenAPI document shows an example message for every error code (src/app/error-catalog.ts ERRORS).
  * Each is checked here against what the API really answers when that error happens, so the examples
  * cannot drift from the services that throw them.
  */
