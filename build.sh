@@ -39,14 +39,18 @@ fi
 # dist/foodapi), --runtime PATH (that target's bun executable, so that bun build downloads none itself).
 outfile=dist/foodapi
 cross=()
+compile=1
 while [ $# -gt 0 ]; do
   case "$1" in
+    --no-compile) compile=0; shift ;;
     --target) cross+=("--target=$2"); shift 2 ;;
     --runtime) cross+=("--compile-executable-path=$2"); shift 2 ;;
     --outfile) outfile=$2; shift 2 ;;
     *) echo "build.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+# --no-compile (npm run test:quick): everything the in-process tests read (the catalog, the web assets), no binary.
+[ "$compile" -eq 1 ] || exit 0
 # Bun's parser refuses a request head over --max-http-header-size itself, with a bodiless 431: raised from its
 # 16 KiB so that the app answers heads between 16 and 64 KiB with its JSON 431 (src/platform/http/head-limit.ts).
 "$BUN" build src/main.ts --compile "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=esm --outfile "$outfile" >&2
