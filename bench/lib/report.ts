@@ -44,7 +44,7 @@ export interface Starts {
   medianMs: number;
 }
 
-export interface Ceilings {
+interface Ceilings {
   healthz: Measurement;
   search: Measurement;
   mix: Measurement;
@@ -77,7 +77,7 @@ export interface Figures {
 }
 
 /** The PostgreSQL + Redis mode: one instance with --workers 1, and two instances sharing the stores (summed). */
-export interface StoresFigures {
+interface StoresFigures {
   search: Measurement;
   detail: Measurement;
   twoInstances: { search: Measurement; detail: Measurement };

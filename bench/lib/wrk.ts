@@ -153,7 +153,7 @@ export async function measureTogether(wrkPath: string, label: string, servers: S
 }
 
 /** One slice of an interleaved comparison: a short wrk run against one of the servers. */
-export interface Slice {
+interface Slice {
   requestsPerSecond: number;
   p99Ms: number;
   requests: number;

@@ -4,7 +4,7 @@
  * trimmed and lower-cased: one account per mailbox, however it is typed.
  */
 export const EMAIL_MAX_LENGTH = 254;
-export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
+const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
 
 const WHATWG_EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;

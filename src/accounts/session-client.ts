@@ -2,7 +2,7 @@ import { clientIpOf } from "../platform/http/client-ip";
 import type { SessionClient } from "./sessions";
 
 /** A User-Agent is kept to this many characters: enough to recognise a browser, bounded in the database. */
-export const USER_AGENT_MAX_LENGTH = 256;
+const USER_AGENT_MAX_LENGTH = 256;
 const CONTROL = /\p{Cc}/gu;
 
 /**

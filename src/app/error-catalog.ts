@@ -12,7 +12,7 @@ const TABLES: readonly ErrorTable[] = [PLATFORM_ERRORS, CATALOG_ERRORS, ACCOUNT_
  * Every error this API answers with: the platform's and each capability's table, put together here, where
  * every capability is known. A name is declared in one table only (a second would answer two ways).
  */
-export const ERROR_CATALOG = { ...PLATFORM_ERRORS, ...CATALOG_ERRORS, ...ACCOUNT_ERRORS, ...KEY_ERRORS, ...LIMIT_ERRORS, ...TRIAL_ERRORS } as const;
+const ERROR_CATALOG = { ...PLATFORM_ERRORS, ...CATALOG_ERRORS, ...ACCOUNT_ERRORS, ...KEY_ERRORS, ...LIMIT_ERRORS, ...TRIAL_ERRORS } as const;
 const declared = TABLES.flatMap((table) => Object.keys(table));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
 if (twice.length > 0) throw new Error(`Errors declared in two tables: ${twice.join(", ")}`);

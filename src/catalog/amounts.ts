@@ -29,7 +29,7 @@ export function parseAmountQuery(query: URLSearchParams): AmountRequest | undefi
 }
 
 /** Grams as a decimal numeral: above 0, at most 10000, at most six decimals. */
-export function checkedGrams(raw: string): string {
+function checkedGrams(raw: string): string {
   if (!DECIMAL.test(raw) || Number(raw) <= 0 || Number(raw) > GRAMS_MAX) {
     throw apiError("VALIDATION_ERROR", "grams", `must be a number above 0 and at most ${GRAMS_MAX}, with at most 6 decimals`);
   }
@@ -67,7 +67,7 @@ export function scaleDetail(detail: FoodDetail, amount: AmountRequest, decimals:
 }
 
 /** value × grams / 100, rounded half away from zero to `decimals` places, computed on exact decimals. */
-export function scaleValue(value: number, grams: string, decimals: number): number {
+function scaleValue(value: number, grams: string, decimals: number): number {
   const v = exactDecimal(String(value));
   const g = exactDecimal(grams);
   const digits = v.digits * g.digits;

@@ -21,7 +21,7 @@ const BOUND = "[+-]?(\\d+(\\.\\d+)?|\\.\\d+)";
 /** Request and response schemas of the catalog routes; their static types are the service's types. */
 
 /** The search parameters as the document shows them. An empty value (`page=`) counts as absent. */
-export const SearchParameters = t.Object({
+const SearchParameters = t.Object({
   q: t.Optional(
     t.String({
       maxLength: QUERY_MAX_CHARS,
@@ -82,7 +82,7 @@ export const SearchResult = t.Object({
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
-export const FoodNutrient = t.Object({
+const FoodNutrient = t.Object({
   number: t.String(),
   name: t.String(),
   tag: Nullable(t.String()),
@@ -93,10 +93,10 @@ export const FoodNutrient = t.Object({
   derivation: Nullable(t.Object({ code: t.String(), description: t.String() })),
 });
 
-export const FoodPortion = t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() });
+const FoodPortion = t.Object({ seq: Integer(), amount: t.Number(), description: t.String(), grams: t.Number() });
 
 /** What the nutrient values are for: 100 g by default, or the grams asked for (`?grams=`, `?portion=`). */
-export const AmountBasis = t.Object({
+const AmountBasis = t.Object({
   grams: t.Number({ description: "Grams of edible portion the values are for." }),
   portion: Nullable(FoodPortion),
 });
@@ -125,7 +125,7 @@ export const FoodDetail = t.Object({
 });
 
 /** A detail's parameters as the document shows them; they arrive as strings, parsed by service.ts and amounts.ts. */
-export const DetailParameters = t.Object({
+const DetailParameters = t.Object({
   nutrients: t.Optional(t.String({ description: "Comma-separated nutrient numbers, e.g. 203,204; unknown numbers are ignored." })),
   grams: t.Optional(
     t.Number({

@@ -35,7 +35,7 @@ const NOT_BRANDS = new Set(["USDA", "BBQ", "DHA", "ARA", "NFS"]);
 const CAPITALISED_WORD = /\b[A-Z][A-Z'&.-]*[A-Z]\b/g;
 
 /** A branded or restaurant item, as SR28 marks them: a manufacturer, a fast-food or restaurant group, or a brand in capitals. */
-export function isBranded(food: Pick<Candidate, "name" | "groupCode" | "manufacturer">): boolean {
+function isBranded(food: Pick<Candidate, "name" | "groupCode" | "manufacturer">): boolean {
   if (food.manufacturer || RESTAURANT_GROUPS.has(food.groupCode)) return true;
   for (const word of food.name.match(CAPITALISED_WORD) ?? []) {
     if (word.replace(/[^A-Z]/g, "").length >= 3 && !NOT_BRANDS.has(word)) return true;

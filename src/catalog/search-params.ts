@@ -3,19 +3,18 @@ import { foldForSearch } from "./fold";
 import { NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS, type SearchQuery } from "./model";
 
 /** The query parameters' prefix of a nutrient filter (`nutrient.203=20..`) and of a nutrient sort. */
-export const NUTRIENT_PREFIX = "nutrient.";
-export const SORT_FIELDS = ["relevance", "foodNumber", "name"] as const;
-export const SORT_ORDERS = ["asc", "desc"] as const;
+const NUTRIENT_PREFIX = "nutrient.";
+const SORT_ORDERS = ["asc", "desc"] as const;
 
 /** `nutrient.<number>=<min>..<max>`: inclusive bounds per 100 g, either one absent. */
-export interface NutrientRange {
+interface NutrientRange {
   readonly number: string;
   readonly min: number | undefined;
   readonly max: number | undefined;
 }
 
 /** How the matches are ordered. `relevance` has no direction; every order ends with food number ascending. */
-export type SearchSort =
+type SearchSort =
   | { readonly by: "relevance" }
   | { readonly by: "foodNumber" | "name"; readonly descending: boolean }
   | { readonly by: "nutrient"; readonly number: string; readonly descending: boolean };
@@ -54,7 +53,7 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d+)?|\.\d+)$/;
  * Out-of-range page and limit are clamped, never an error; a value that is not an integer is a 400.
  * Empty parameters (`q=`, `page=`, `sort=`, `nutrient.203=`) count as absent.
  */
-export function parseSearchParams(query: SearchQuery, nutrientFilters: readonly (readonly [string, string])[], isNutrient: KnownNutrient): SearchParams {
+function parseSearchParams(query: SearchQuery, nutrientFilters: readonly (readonly [string, string])[], isNutrient: KnownNutrient): SearchParams {
   const q = (query.q ?? "").trim();
   if ([...q].length > QUERY_MAX_CHARS) throw apiError("VALIDATION_ERROR", "q", `must be at most ${QUERY_MAX_CHARS} characters`);
   const terms = q.split(/\s+/).map(foldForSearch).filter(Boolean);

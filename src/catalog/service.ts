@@ -221,7 +221,7 @@ function positionsWhere(count: number, keep: (position: number) => boolean): Int
 }
 
 /** Each term as a quoted FTS5 string, so no character of user text is FTS syntax. */
-export function toFtsPhrases(terms: readonly string[]): string {
+function toFtsPhrases(terms: readonly string[]): string {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" ");
 }
 
@@ -358,7 +358,7 @@ export function parseDetailQuery(search: string): DetailView {
 }
 
 /** `?nutrients=203,204`: numbers separated by commas; blanks dropped. */
-export function parseNutrientFilter(raw: string | undefined): string[] | undefined {
+function parseNutrientFilter(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
   return raw.split(",").map((n) => n.trim()).filter(Boolean);
 }

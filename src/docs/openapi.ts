@@ -14,7 +14,7 @@ import overview from "./overview.md" with { type: "text" };
 
 type Json = Record<string, any>;
 
-export const OPENAPI_VERSION = "3.1.0";
+const OPENAPI_VERSION = "3.1.0";
 
 export interface DocumentOptions {
   serverUrl: string;

@@ -4,7 +4,7 @@ import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import type { ActiveKeys } from "./active-keys";
 import type { ApiKey, KeyRefusal, KeyStore } from "./store";
 
-export const KEY_PREFIX = "fnk_";
+const KEY_PREFIX = "fnk_";
 /** 24 random bytes: 192 bits, well above the 128 the contract asks for. */
 const KEY_SECRET_BYTES = 24;
 const KEY_SECRET_LENGTH = randomBase58(KEY_SECRET_BYTES).length;
@@ -12,7 +12,7 @@ const KEY_SECRET_LENGTH = randomBase58(KEY_SECRET_BYTES).length;
 const VISIBLE_PREFIX_LENGTH = 12;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function generateKey(): { key: string; keyHash: string; keyPrefix: string } {
+function generateKey(): { key: string; keyHash: string; keyPrefix: string } {
   const key = KEY_PREFIX + randomBase58(KEY_SECRET_BYTES);
   return { key, keyHash: sha256Hex(key), keyPrefix: key.slice(0, VISIBLE_PREFIX_LENGTH) };
 }

@@ -4,7 +4,7 @@ import { LATENCY_BUCKETS_SECONDS, type MetricsSnapshot } from "./registry";
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** The route whose 201s are trial tokens issued. */
-export const TRIAL_TOKEN_ROUTE = "/v1/trial-token";
+const TRIAL_TOKEN_ROUTE = "/v1/trial-token";
 
 /** Read at scrape time from the state store: the same whichever process answers. */
 export interface StateGauges {

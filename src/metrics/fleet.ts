@@ -13,7 +13,7 @@ import type { MetricsSnapshot } from "./registry";
  * `foodapi_workers` says how many processes a scrape holds. A restarted worker counts from zero again,
  * which Prometheus's `rate()` reads as the counter reset it is.
  */
-export const COLLECT_TIMEOUT_MS = 1000;
+const COLLECT_TIMEOUT_MS = 1000;
 
 export type CollectSnapshots = () => Promise<MetricsSnapshot[]>;
 

@@ -30,7 +30,7 @@ interface RouteSeries {
   count: number;
 }
 
-export interface HistogramSnapshot {
+interface HistogramSnapshot {
   /** Per bucket of LATENCY_BUCKETS_SECONDS, not cumulative, and one more for +Inf. */
   buckets: number[];
   sum: number;
@@ -119,5 +119,3 @@ export function createMetricsRegistry(worker: number, now: () => number = Date.n
     },
   };
 }
-
-export type MetricsRegistry = ReturnType<typeof createMetricsRegistry>;

@@ -7,7 +7,7 @@ export const HOUR_MS = 3600_000;
  * Counts are written at most this long after the request (design §12: a crash loses at most 5 s of
  * them). Each process writes its own counts: with N workers, N small writes every interval at most.
  */
-export const USAGE_FLUSH_INTERVAL_MS = 2000;
+const USAGE_FLUSH_INTERVAL_MS = 2000;
 /** Keys × hours held in memory before a write is made early (bounds a process's memory under many keys). */
 const FLUSH_EARLY_AT = 20_000;
 /** What a failed write hands back for the next one at most; past it, counts are dropped (statistics). */

@@ -5,7 +5,7 @@ import { apiKey, PASSWORD_HASH, session, SIGNED_IN, T0, user } from "./fixtures"
 
 type Stores = "accounts" | "sessions" | "keys" | "usage";
 
-export const accountStoreChecks = {
+const accountStoreChecks = {
   "count: how many accounts there are, as every handle sees it": async ({ stores, peer }) => {
     expect(await stores.accounts.count()).toBe(0);
     await stores.accounts.insert(user());

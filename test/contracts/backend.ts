@@ -21,7 +21,7 @@ export interface ContractBackend {
 }
 
 /** The handles a check works with; `S` narrows them to the stores one contract uses. */
-export interface Handles<S = StateStores> {
+interface Handles<S = StateStores> {
   stores: S;
   /** Another handle on the same state, as another process sees it; answers in this thread. */
   peer(): Promise<S>;
@@ -29,7 +29,7 @@ export interface Handles<S = StateStores> {
   parallel(n: number): Promise<S[]>;
 }
 
-export interface BackendUnderTest extends Handles {
+interface BackendUnderTest extends Handles {
   /** Closes every handle it gave out and removes the state. */
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { user } from "./fixtures";
 
 type Stores = "ping" | "probeWrite" | "accounts" | "close";
 
-export const healthChecks = {
+const healthChecks = {
   "ping and probeWrite resolve on a healthy state, from every handle": async ({ stores, peer, parallel }) => {
     await stores.ping();
     await stores.probeWrite();

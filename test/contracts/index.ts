@@ -8,7 +8,7 @@ import { sessionStoreContract } from "./session-store";
 import { trialStoreContract } from "./trial-store";
 import { usageStoreContract } from "./usage-store";
 
-export type { BackendUnderTest, ContractBackend } from "./backend";
+export type { ContractBackend } from "./backend";
 
 /**
  * Every store contract (each capability's store.ts, and app/state/state-stores.ts) against one backend: a backend

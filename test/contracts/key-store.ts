@@ -21,7 +21,7 @@ async function issue(stores: Pick<StateStores, "keys">, key: ApiKey, maxActive =
 
 const ids = (keys: ApiKey[]) => keys.map((key) => key.id);
 
-export const keyStoreChecks = {
+const keyStoreChecks = {
   "countActive: keys not revoked, over every account": async ({ stores }) => {
     expect(await stores.keys.countActive()).toBe(0);
     const first = await withAccount(stores);
@@ -255,7 +255,7 @@ async function revokeAndAnnounce(stores: Pick<StateStores, "keys" | "keyRevocati
   await stores.keyRevocations.onRevoked(key.keyHash);
 }
 
-export const keyRevocationsChecks = {
+const keyRevocationsChecks = {
   "with no revocation every handle takes nothing: an empty list": async ({ stores, peer }) => {
     const other = await peer();
     expect(stores.keyRevocations.takeRevoked()).toEqual([]);
@@ -322,7 +322,7 @@ export const keyRevocationsChecks = {
  * so that nothing comes to rely on it. The revoked key itself is gone from the store for every handle at
  * once (KeyStore's checks), which is what the key cache falls back on within its second.
  */
-export const unsignalledRevocationsChecks = {
+const unsignalledRevocationsChecks = {
   "with no revocation every handle takes nothing: an empty list": keyRevocationsChecks["with no revocation every handle takes nothing: an empty list"],
 
   "without a signal a revocation is announced to no handle, not even the revoking one: empty lists": async ({ stores, peer }) => {

@@ -13,7 +13,7 @@ async function withAccount(stores: Pick<StateStores, "accounts">) {
   return account;
 }
 
-export const sessionStoreChecks = {
+const sessionStoreChecks = {
   "an inserted session is found by its token hash, with its account, by every handle": async ({ stores, peer }) => {
     const account = await withAccount(stores);
     const persistent = session(account.id);

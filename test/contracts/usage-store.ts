@@ -19,7 +19,7 @@ async function keysOfAnAccount(stores: Pick<StateStores, "accounts" | "keys">, n
 
 const delta = (keyId: string, hour: number, allowed: number, refused: number): UsageDelta => ({ keyId, hour, allowed, refused });
 
-export const usageStoreChecks = {
+const usageStoreChecks = {
   "added counts are summed per key and hour, listed oldest first from `since`, by every handle": async ({ stores, peer }) => {
     const [a, b] = await keysOfAnAccount(stores, 2);
     await stores.usage.add([delta(a!, T0, 5, 1), delta(a!, T0 - 2 * H, 7, 0), delta(b!, T0, 1, 1)]);

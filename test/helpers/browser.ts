@@ -6,8 +6,8 @@ import { startServer, type RunningServer } from "./binary";
 import { ROOT } from "./paths";
 
 /** Debian's chromium (installed by .ci/run), or FOODAPI_CHROMIUM; playwright never downloads a browser here. */
-export const CHROMIUM_PATH = process.env.FOODAPI_CHROMIUM || "/usr/bin/chromium";
-export const ARTIFACTS_DIR = join(ROOT, "test/artifacts");
+const CHROMIUM_PATH = process.env.FOODAPI_CHROMIUM || "/usr/bin/chromium";
+const ARTIFACTS_DIR = join(ROOT, "test/artifacts");
 
 /**
  * Without Chromium the browser tests are skipped (`describe.skipIf(NO_CHROMIUM)`), and nothing is started
@@ -33,7 +33,7 @@ const CHROMIUM_ARGS = [
 ];
 
 /** Headless Chromium with a fresh profile (playwright makes a new user-data-dir per launch). */
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
@@ -41,7 +41,7 @@ export async function launchChromium(): Promise<Browser> {
  * The compiled binary on a free loopback port named explicitly: with `--port 0` its base URL, the one
  * origin the CSRF check accepts, would say port 0 and the browser's own POSTs would be refused.
  */
-export async function startServerForBrowser(args: string[] = []): Promise<RunningServer> {
+async function startServerForBrowser(args: string[] = []): Promise<RunningServer> {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
   probe.stop(true);

@@ -17,7 +17,7 @@ export class ContractViolation extends Error {
   override name = "ContractViolation";
 }
 
-export interface RequestLine {
+interface RequestLine {
   method: string;
   url: string;
 }

@@ -2,7 +2,7 @@ import type { Subprocess } from "bun";
 import { readStream, type StreamText } from "./wait";
 
 /** The line `foodapi serve` and bench/ceiling.ts announce their address with, on stderr. */
-export const LISTENING = /listening on (http:\/\/[^\s)]+)/;
+const LISTENING = /listening on (http:\/\/[^\s)]+)/;
 
 export interface Listening<Out extends "pipe" | "ignore"> {
   readonly child: Subprocess<"ignore", Out, "pipe">;

@@ -6,7 +6,7 @@
  * no series twice, cumulative buckets ending in `+Inf` equal to `_count`, and a final line feed.
  */
 
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;

@@ -81,7 +81,7 @@ export const caddy: Proxy = {
 };
 
 /** A free loopback port: bound on port 0 and released at once for the proxy to take. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

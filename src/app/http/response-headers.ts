@@ -24,7 +24,7 @@ const HSTS = "max-age=31536000";
  * whose session cookie must stay same-origin (so must `/api/auth/*`). Never credentials: the data API
  * takes its key or token in a header, and a cookie must never ride along.
  */
-export function corsApplies(template: string): boolean {
+function corsApplies(template: string): boolean {
   return template.startsWith("/v1/") && template !== "/v1/keys" && !template.startsWith("/v1/keys/");
 }
 

@@ -12,7 +12,7 @@ interface ListedSession {
 }
 
 /** "Firefox on Linux" from a User-Agent; the server keeps the whole string, a person needs the gist. */
-export function describeDevice(userAgent: string | null): string {
+function describeDevice(userAgent: string | null): string {
   if (!userAgent) return "Unknown device";
   const browser =
     [

@@ -54,8 +54,8 @@ export interface Config {
   readonly logLevel: LogLevel;
 }
 
-export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   constructor(

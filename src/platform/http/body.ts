@@ -6,7 +6,7 @@ import { ApiError } from "./errors";
  * Reads a request body as text, refusing it as soon as it passes `max` bytes, so that a body without a
  * content-length (chunked) is never buffered beyond the limit.
  */
-export async function readBodyText(request: Request, max: number): Promise<string> {
+async function readBodyText(request: Request, max: number): Promise<string> {
   if (!request.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;

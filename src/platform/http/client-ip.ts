@@ -6,7 +6,7 @@ import { requestFacts } from "./request-context";
  * IPv6 addresses are reduced to their /64, the block one subscriber usually controls, so that a
  * client cannot dodge per-IP limits by walking its own prefix.
  */
-export function clientIp(headers: Headers, peerAddress: () => string | undefined, header: string | null): string {
+function clientIp(headers: Headers, peerAddress: () => string | undefined, header: string | null): string {
   const fromProxy = header ? parseIp(headers.get(header)?.trim()) : undefined;
   return fromProxy ?? parseIp(peerAddress()) ?? "unknown";
 }

@@ -25,7 +25,7 @@ export interface OpenedAnswer {
   body(): Uint8Array | string;
 }
 
-export const COMPRESS_MIN_BYTES = 1024;
+const COMPRESS_MIN_BYTES = 1024;
 
 /** How hard each coding works: `kept` for answers compressed once and served many times, `oneOff` per request. */
 const EFFORT = {

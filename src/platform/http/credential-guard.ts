@@ -39,7 +39,7 @@ export interface Admitted {
  */
 export type Admission = (principal: Principal, cost?: number) => MaybePromise<Admitted>;
 
-export function authenticate(headers: Headers, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
+function authenticate(headers: Headers, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
   const apiKey = headers.get("x-api-key");
   if (apiKey !== null) return verifiers.apiKey(apiKey.trim());
   const authorization = headers.get("authorization");
@@ -49,7 +49,7 @@ export function authenticate(headers: Headers, verifiers: CredentialVerifiers): 
   return verifiers.bearer(match[1]!);
 }
 
-export type GuardOutcome =
+type GuardOutcome =
   | { ok: true; principal: Principal; /** RateLimit headers, for the response whatever its status. */ headers: Record<string, string> }
   | { ok: false; response: Response };
 

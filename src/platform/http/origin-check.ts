@@ -9,7 +9,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * names another site is refused. Requests with neither header (curl, scripts, server-side clients) pass:
  * browsers always send Origin on cross-site POST and DELETE.
  */
-export function isAllowedOrigin(headers: Headers, allowed: ReadonlySet<string>): boolean {
+function isAllowedOrigin(headers: Headers, allowed: ReadonlySet<string>): boolean {
   const origin = headers.get("origin") ?? refererOrigin(headers.get("referer"));
   if (origin === null) return true;
   return allowed.has(origin);
@@ -42,7 +42,7 @@ export const MALFORMED_ORIGIN = "(malformed)";
  * Referer's path and query can hold a page's secrets (a reset link's token), and an Origin header is
  * whatever the client sent.
  */
-export function loggableOrigin(value: string): string {
+function loggableOrigin(value: string): string {
   if (value === "null") return value;
   let origin: string;
   try {

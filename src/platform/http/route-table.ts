@@ -11,10 +11,10 @@ import { checkedByService } from "./schema";
  */
 
 /** `apiKeyOrTrial`: the data routes' credential guard. `optionalSession`: works without one too. */
-export type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
+type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
 
 /** A success response the route does not declare as a schema (204s, untyped handlers). */
-export interface ExtraResponse {
+interface ExtraResponse {
   description: string;
   schema?: Record<string, unknown>;
   example?: unknown;

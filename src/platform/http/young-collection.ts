@@ -1,7 +1,7 @@
 import { edenGC } from "bun:jsc";
 
 /** How often the young generation is collected while requests arrive. */
-export const YOUNG_COLLECTION_INTERVAL_MS = 100;
+const YOUNG_COLLECTION_INTERVAL_MS = 100;
 
 export interface YoungCollection {
   /** Notes an answered request: the next tick collects. */

@@ -11,7 +11,7 @@ import type { MaybePromise } from "../maybe-promise";
 /** Deletes at most `batch` rows of one kind of history that are due at `now`; returns how many went. */
 export type Sweeper = (now: number, batch: number) => MaybePromise<number>;
 
-export const SWEEP_BATCH = 5000;
+const SWEEP_BATCH = 5000;
 /** Well within the hour the contract allows between sweeps. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /** After a run that hit a batch limit, the next comes soon, until the backlog is gone. */
@@ -74,5 +74,3 @@ export function createHousekeeping(options: {
     },
   };
 }
-
-export type Housekeeping = ReturnType<typeof createHousekeeping>;

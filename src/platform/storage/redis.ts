@@ -20,7 +20,7 @@ const RETRY_MIN_MS = 50;
 const RETRY_MAX_MS = 1000;
 
 /** Redis did not answer in time, cannot be reached, or this side closed the connection. */
-export class RedisUnavailable extends Error {
+class RedisUnavailable extends Error {
   override name = "RedisUnavailable";
   constructor(
     readonly code: "REDIS_TIMEOUT" | "REDIS_UNREACHABLE" | "REDIS_CLOSED",
