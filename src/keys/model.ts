@@ -7,6 +7,10 @@ export const CreateKeyBody = lenient(
   t.Object({ name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX_LENGTH, description: `A label, 1 to ${KEY_NAME_MAX_LENGTH} characters after trimming.` }) }),
 );
 
+/**
+ * A rename takes the create body: one rule for a key's name, under the name each route documents.
+ * @alias
+ */
 export const RenameKeyBody = CreateKeyBody;
 
 const keyFields = {
