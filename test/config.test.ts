@@ -95,6 +95,52 @@ describe("config", () => {
     }
   });
 
+  describe("store URLs are checked once, by the loader", () => {
+    test("a PostgreSQL and a Redis URL: the client's href, and what a message may show (no password, no query)", () => {
+      const config = load(["--state-url", "postgresql://foodapi:pg-secret@db.internal:5433/food%20state?sslmode=require"], {
+        FOODAPI_REDIS_URL: "rediss://:redis-secret@cache.internal:6380/0",
+      });
+      expect(config.stateUrl).toEqual({
+        kind: "postgres",
+        href: "postgresql://foodapi:pg-secret@db.internal:5433/food%20state?sslmode=require",
+        display: "postgresql://foodapi@db.internal:5433/food%20state",
+        host: "db.internal:5433",
+        database: "food state",
+      });
+      expect(config.redisUrl).toEqual({ kind: "redis", href: "rediss://:redis-secret@cache.internal:6380/0", display: "rediss://cache.internal:6380/0", host: "cache.internal:6380" });
+      expect(Object.isFrozen(config.stateUrl)).toBe(true);
+      expect(load([]).stateUrl).toBeUndefined();
+      expect(load([], { FOODAPI_REDIS_URL: "" }).redisUrl).toBeUndefined();
+    });
+
+    const refused: [string, string, string][] = [
+      ["--state-url", "FOODAPI_STATE_URL", "redis://:secret@127.0.0.1:6379"],
+      ["--state-url", "FOODAPI_STATE_URL", "mysql://root:secret@localhost/foodapi"],
+      ["--state-url", "FOODAPI_STATE_URL", "not a url secret"],
+      ["--state-url", "FOODAPI_STATE_URL", "/var/lib/foodapi/secret.sqlite"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "postgres://user:secret@localhost/db"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "http://:secret@localhost:6379"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "localhost:6379/secret"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "redis://"],
+    ];
+    for (const [flag, variable, url] of refused) {
+      test(`${flag} '${url}' is a ConfigError naming the setting, without repeating the URL`, () => {
+        for (const [argv, env, name] of [[[flag, url], {}, flag], [[], { [variable]: url }, variable]] as const) {
+          const error = (() => {
+            try {
+              load([...argv], env);
+            } catch (e) {
+              return e as Error;
+            }
+          })();
+          expect(error).toBeInstanceOf(ConfigError);
+          expect(error!.message).toStartWith(`invalid ${name}: `);
+          expect(error!.message).not.toContain("secret");
+        }
+      });
+    }
+  });
+
   test("rate specs", () => {
     expect(parseRateSpec("30/30s", "x")).toEqual({ limit: 30, windowSeconds: 30 });
     expect(parseRateSpec("7/1d", "x")).toEqual({ limit: 7, windowSeconds: 86400 });

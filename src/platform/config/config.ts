@@ -41,10 +41,10 @@ export interface Config {
   readonly cacheDir: string;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;
-  /** PostgreSQL for the state instead of SQLite in the data directory (design §11). Holds credentials: never logged. */
-  readonly stateUrl: URL | undefined;
-  /** Redis for the counters instead of the state store. Holds credentials: never logged. */
-  readonly redisUrl: URL | undefined;
+  /** PostgreSQL for the state instead of SQLite in the data directory (design §11). Its `href` holds credentials: never logged. */
+  readonly stateUrl: PostgresUrl | undefined;
+  /** Redis for the counters instead of the state store. Its `href` holds credentials: never logged. */
+  readonly redisUrl: RedisUrl | undefined;
   /** The bearer token `GET /metrics` requires; undefined: there is no /metrics. A secret: never logged. */
   readonly metricsToken: string | undefined;
   /** Origins whose browsers may call the data API (CORS), or "*" for any; empty: no CORS headers. */
@@ -237,8 +237,8 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
     cacheDir,
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
-    stateUrl: stateUrlIn?.value ? parseStoreUrl(stateUrlIn.value, stateUrlIn.name, ["postgres:", "postgresql:"]) : undefined,
-    redisUrl: redisUrlIn?.value ? parseStoreUrl(redisUrlIn.value, redisUrlIn.name, ["redis:", "rediss:"]) : undefined,
+    stateUrl: stateUrlIn?.value ? parsePostgresUrl(stateUrlIn.value, stateUrlIn.name) : undefined,
+    redisUrl: redisUrlIn?.value ? parseRedisUrl(redisUrlIn.value, redisUrlIn.name) : undefined,
     metricsToken: metricsTokenIn?.value ? parseMetricsToken(metricsTokenIn.value, metricsTokenIn.name) : undefined,
     corsOrigins: corsIn ? parseCorsOrigins(corsIn.value, corsIn.name) : Object.freeze([]),
     // Bun.serve's idleTimeout is at most 255 seconds.
@@ -248,20 +248,55 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
 }
 
 /**
- * A store's URL. The message never repeats the value: it may carry a password. The scheme names the
- * store (`postgres://user:password@host:5432/db?sslmode=require`, `rediss://:password@host:6379/0`).
+ * A store's URL, checked once, by the config loader: `href` is for the store's client only (it may hold a
+ * password); `display` (scheme, user, host, port and path: no password, no query) and `host` are what a
+ * message or log line may show. `kind` keeps one store's URL from being handed to the other's client.
  */
-function parseStoreUrl(text: string, setting: string, schemes: readonly string[]): URL {
+interface StoreUrl {
+  readonly href: string;
+  readonly display: string;
+  /** host:port as written. */
+  readonly host: string;
+}
+export interface PostgresUrl extends StoreUrl {
+  readonly kind: "postgres";
+  /** The database the path names (Bun's client would otherwise let PGDATABASE outrank it). */
+  readonly database: string | undefined;
+}
+export interface RedisUrl extends StoreUrl {
+  readonly kind: "redis";
+}
+
+/** `--state-url`: `postgres://user:password@host:5432/database?sslmode=require`. */
+export function parsePostgresUrl(text: string, setting: string): PostgresUrl {
+  const url = parseStoreUrl(text, setting, ["postgres:", "postgresql:"], "unset: SQLite in the data directory");
+  return Object.freeze({ kind: "postgres", ...shown(url), database: decodeURIComponent(url.pathname.slice(1)) || undefined });
+}
+
+/** `--redis-url`: `redis://host:6379/0`, or `rediss://:password@host:6379/0` over TLS. */
+export function parseRedisUrl(text: string, setting: string): RedisUrl {
+  return Object.freeze({ kind: "redis", ...shown(parseStoreUrl(text, setting, ["redis:", "rediss:"], "unset: counters in the state store")) });
+}
+
+/** The message never repeats the value: it may carry a password. */
+function parseStoreUrl(text: string, setting: string, schemes: readonly string[], unset: string): URL {
+  const expected = schemes.map((s) => `${s}//…`).join(" or ");
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(setting, `not a URL (expected ${schemes.map((s) => `${s}//…`).join(" or ")})`);
+    throw new ConfigError(setting, `not a URL (expected ${expected}; ${unset})`);
   }
-  if (!schemes.includes(url.protocol)) throw new ConfigError(setting, `the scheme is '${url.protocol}', expected ${schemes.map((s) => `${s}//…`).join(" or ")}`);
+  if (!schemes.includes(url.protocol)) throw new ConfigError(setting, `the scheme is '${url.protocol}', expected ${expected} (${unset})`);
   if (!url.hostname) throw new ConfigError(setting, "names no host");
   return url;
 }
+
+const shown = (url: URL): StoreUrl => ({
+  href: url.href,
+  display: `${url.protocol}//${url.username ? `${url.username}@` : ""}${url.host}${url.pathname}`,
+  host: url.host,
+});
 
 /**
  * With `--port 0` the port is known only once bound; the default base URL (origin checks, the OpenAPI
