@@ -4,7 +4,7 @@ import { CannotStart, NotFound } from "./cli/errors";
 import { parseArgs, UsageError } from "./platform/config/args";
 import { ConfigError, loadConfig } from "./platform/config/config";
 import { CatalogUnavailable } from "./catalog/catalog-db";
-import { DataDirUnusable, InvalidStateUrl, StateStoreUnusable } from "./platform/storage/storage-fault";
+import { DataDirUnusable, StateStoreUnusable } from "./platform/storage/storage-fault";
 import { SERVICE_NAME, SERVICE_VERSION } from "./platform/version";
 
 /**
@@ -48,7 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof InvalidStateUrl) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
       console.error(`foodapi: ${error.message}`);
       process.exit(2);
     }

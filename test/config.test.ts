@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig, parseRateSpec } from "../src/platform/config/config";
+import { type Config, ConfigError, loadConfig, parseRateSpec } from "../src/platform/config/config";
 import { parseArgs } from "../src/platform/config/args";
 import { COMMANDS } from "../src/cli/commands";
+import { type DefaultedSettingKey, type Setting, SETTINGS, type SettingKey } from "../src/platform/config/settings";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const load = (argv: string[], env: Record<string, string> = {}) => loadConfig(parseArgs(["serve", ...argv], COMMANDS).flags, env);
 
@@ -21,6 +24,43 @@ describe("config", () => {
     expect(config.idleTimeoutSeconds).toBe(30);
     expect(config.logLevel).toBe("info");
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  describe("each default is declared once, in the settings list", () => {
+    const keys = Object.keys(SETTINGS) as SettingKey[];
+    const defaulted = keys.filter((key): key is DefaultedSettingKey => "default" in SETTINGS[key]);
+    /** The setting given its listed default, by its flag (or its variable, for the few without one). */
+    const given = (key: DefaultedSettingKey): [string[], Record<string, string>] => {
+      const s = SETTINGS[key];
+      return s.flag ? [[`--${s.flag}`, s.default], {}] : [[], { [s.env]: s.default }];
+    };
+    // URLs compare by their text (toEqual sees no fields on a URL). Whether the client IP header was given
+    // is the one thing that differs, by design: start-up warns about the unchosen default.
+    const plain = ({ clientIpHeaderIsDefault: _, ...config }: Config) => JSON.parse(JSON.stringify(config));
+
+    test("a start without settings is a start given every listed default", () => {
+      expect(defaulted.length).toBeGreaterThan(10);
+      const argv = defaulted.flatMap((key) => given(key)[0]);
+      const env = Object.assign({}, ...defaulted.map((key) => given(key)[1]));
+      expect(plain(load(argv, env))).toEqual(plain(load([])));
+    });
+
+    for (const key of defaulted) {
+      test(`${key}: the loader's default is the listed '${SETTINGS[key].default}'`, () => {
+        expect(plain(load(...given(key)))).toEqual(plain(load([])));
+      });
+    }
+
+    test("the README's settings table shows the listed defaults", () => {
+      const readme = readFileSync(join(import.meta.dir, "../README.md"), "utf8");
+      for (const key of keys) {
+        const s: Setting = SETTINGS[key];
+        if (!s.flag) continue;
+        const row = readme.split("\n").find((line) => line.startsWith(`| \`--${s.flag}\` | \`${s.env}\` | `));
+        expect(row, `README row for --${s.flag}`).toBeDefined();
+        if (s.default !== undefined) expect(row!.split(" | ")[2]!.startsWith(`\`${s.default}\``), `README default of --${s.flag}`).toBe(true);
+      }
+    });
   });
 
   test("a flag wins over its environment variable, which wins over the default", () => {
@@ -52,6 +92,52 @@ describe("config", () => {
       load([], { FOODAPI_METRICS_TOKEN: secret });
     } catch (error) {
       expect((error as Error).message).not.toContain(secret);
+    }
+  });
+
+  describe("store URLs are checked once, by the loader", () => {
+    test("a PostgreSQL and a Redis URL: the client's href, and what a message may show (no password, no query)", () => {
+      const config = load(["--state-url", "postgresql://foodapi:pg-secret@db.internal:5433/food%20state?sslmode=require"], {
+        FOODAPI_REDIS_URL: "rediss://:redis-secret@cache.internal:6380/0",
+      });
+      expect(config.stateUrl).toEqual({
+        kind: "postgres",
+        href: "postgresql://foodapi:pg-secret@db.internal:5433/food%20state?sslmode=require",
+        display: "postgresql://foodapi@db.internal:5433/food%20state",
+        host: "db.internal:5433",
+        database: "food state",
+      });
+      expect(config.redisUrl).toEqual({ kind: "redis", href: "rediss://:redis-secret@cache.internal:6380/0", display: "rediss://cache.internal:6380/0", host: "cache.internal:6380" });
+      expect(Object.isFrozen(config.stateUrl)).toBe(true);
+      expect(load([]).stateUrl).toBeUndefined();
+      expect(load([], { FOODAPI_REDIS_URL: "" }).redisUrl).toBeUndefined();
+    });
+
+    const refused: [string, string, string][] = [
+      ["--state-url", "FOODAPI_STATE_URL", "redis://:secret@127.0.0.1:6379"],
+      ["--state-url", "FOODAPI_STATE_URL", "mysql://root:secret@localhost/foodapi"],
+      ["--state-url", "FOODAPI_STATE_URL", "not a url secret"],
+      ["--state-url", "FOODAPI_STATE_URL", "/var/lib/foodapi/secret.sqlite"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "postgres://user:secret@localhost/db"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "http://:secret@localhost:6379"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "localhost:6379/secret"],
+      ["--redis-url", "FOODAPI_REDIS_URL", "redis://"],
+    ];
+    for (const [flag, variable, url] of refused) {
+      test(`${flag} '${url}' is a ConfigError naming the setting, without repeating the URL`, () => {
+        for (const [argv, env, name] of [[[flag, url], {}, flag], [[], { [variable]: url }, variable]] as const) {
+          const error = (() => {
+            try {
+              load([...argv], env);
+            } catch (e) {
+              return e as Error;
+            }
+          })();
+          expect(error).toBeInstanceOf(ConfigError);
+          expect(error!.message).toStartWith(`invalid ${name}: `);
+          expect(error!.message).not.toContain("secret");
+        }
+      });
     }
   });
 

@@ -81,7 +81,7 @@ describe("a disabled account", () => {
     const email = "locked@example.com";
     const cookie = sessionCookie(await t.request("/api/auth/sign-up/email", jsonPost({ email, password: "password123", name: "L" })));
     const user = (await t.stores.accounts.findByEmail(email))!;
-    const limit = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit").limit;
+    const limit = parseRateSpec(SETTINGS.passwordFailureLimit.default, "--password-failure-limit").limit;
     const change = (cookie: string, currentPassword: string) => t.request("/api/auth/change-password", jsonPost({ currentPassword, newPassword: currentPassword }, { cookie }));
     for (let i = 0; i < limit; i++) expect((await signIn(email, "wrong password")).status).toBe(401);
     for (let i = 0; i < limit; i++) expect((await change(cookie, "wrong password")).status).toBe(400);

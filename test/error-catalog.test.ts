@@ -65,7 +65,7 @@ const provoke: Partial<Record<ErrorName, () => Promise<Response>>> = {
   },
   async PASSWORD_ATTEMPTS_LIMITED() {
     // The default limit, each wrong password from an IP of its own: the per-account limit, not the per-IP one.
-    const { limit } = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit");
+    const { limit } = parseRateSpec(SETTINGS.passwordFailureLimit.default, "--password-failure-limit");
     const attempt = (i: number) => t.request("/api/auth/sign-in/email", jsonPost({ email: "locked@example.com", password: "whatever1" }, fromIp(`10.0.1.${i}`)));
     for (let i = 0; i < limit; i++) await attempt(i);
     return attempt(limit);

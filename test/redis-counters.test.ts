@@ -4,7 +4,8 @@ import type { Challenge } from "altcha-lib";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS, RedisUrlInvalid } from "../src/platform/storage/redis";
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "../src/platform/storage/redis";
+import { parseRedisUrl } from "../src/platform/config/config";
 import { openRedisCounters, stateWithCounters, withRedis } from "../src/app/state/redis-state";
 import { openSqliteState, sqliteStores } from "../src/app/state/sqlite-state";
 import { openStateDb } from "../src/platform/storage/state-db";
@@ -33,6 +34,8 @@ import { pollUntil, readStream } from "./helpers/wait";
  * (and so a revocation channel) of its own.
  */
 const missing = redisMissing();
+/** A URL as the config loader hands it over (a URL it refuses: test/config.test.ts). */
+const redisAt = (url: string) => parseRedisUrl(url, "--redis-url");
 const server: StoreServer | undefined = missing ? undefined : await startRedis();
 afterAll(async () => {
   await server?.stop();
@@ -70,7 +73,7 @@ if (missing) {
       const handles: StateStores[] = [];
       const lent: Array<{ release(): Promise<void> }> = [];
       const open = async (state: StateStores) => {
-        const handle = await withRedis(state, url, { prefix });
+        const handle = await withRedis(state, redisAt(url), { prefix });
         handles.push(handle);
         return handle;
       };
@@ -112,7 +115,7 @@ if (missing) {
   describe("Redis counters expire by themselves (instead of the sweep check)", () => {
     test("limits: sweep returns 0; a bucket's hash lives (slots + 1) slots after its last grant, then is gone", async () => {
       const prefix = freshPrefix();
-      const counters = await openRedisCounters(url, { prefix });
+      const counters = await openRedisCounters(redisAt(url), { prefix });
       const raw = await inspect();
       try {
         const slotMs = 100;
@@ -137,12 +140,13 @@ if (missing) {
   describe("Redis counters across instances", () => {
     test("a revocation announced by another process reaches this one's takeRevoked within a second", async () => {
       const prefix = freshPrefix();
-      const here = await openRedisCounters(url, { prefix });
+      const here = await openRedisCounters(redisAt(url), { prefix });
       try {
         expect(here.keyRevocations.takeRevoked()).toEqual([]);
         const script = `
           const { openRedisCounters } = await import(${JSON.stringify(new URL("../src/app/state/redis-state.ts", import.meta.url).pathname)});
-          const there = await openRedisCounters(process.argv[1], { prefix: process.argv[2] });
+          const { parseRedisUrl } = await import(${JSON.stringify(new URL("../src/platform/config/config.ts", import.meta.url).pathname)});
+          const there = await openRedisCounters(parseRedisUrl(process.argv[1], "--redis-url"), { prefix: process.argv[2] });
           await Bun.write(Bun.stdout, "ready\\n");
           for await (const line of console) {
             await there.keyRevocations.onRevoked(line.trim());
@@ -192,14 +196,6 @@ if (missing) {
     } finally {
       client.close();
       busy.close();
-    }
-  });
-
-  test("a URL that is not redis:// or rediss:// is refused before connecting, without repeating it", async () => {
-    for (const bad of ["postgres://user:secret@localhost/db", "http://localhost:6379", "localhost:6379", "not a url", "redis://"]) {
-      const opened = openRedisCounters(bad);
-      await expect(opened).rejects.toBeInstanceOf(RedisUrlInvalid);
-      await expect(opened).rejects.not.toThrow(/secret/);
     }
   });
 
@@ -263,8 +259,8 @@ if (missing) {
     async function twoInstances(redisUrl: string) {
       const dataDir = mkdtempSync(join(tmpdir(), "foodapi-redis-outage-"));
       const prefix = freshPrefix();
-      const stores = await withRedis(openSqliteState(dataDir), redisUrl, { prefix });
-      const other = await withRedis(sqliteStores(openStateDb(dataDir)), redisUrl, { prefix });
+      const stores = await withRedis(openSqliteState(dataDir), redisAt(redisUrl), { prefix });
+      const other = await withRedis(sqliteStores(openStateDb(dataDir)), redisAt(redisUrl), { prefix });
       return {
         stores,
         other,
@@ -328,7 +324,7 @@ if (missing) {
     });
 
     test("through the app: 503 with Retry-After while Redis is stopped, never a 200 past the limit; 200 again once it is back", async () => {
-      const counters = await openRedisCounters(url, { prefix: freshPrefix() });
+      const counters = await openRedisCounters(redisAt(url), { prefix: freshPrefix() });
       const t = await createTestApp({ stores: (sqlite) => stateWithCounters(sqlite, counters), env: { FOODAPI_FREE_LIMIT: "3/1m" } });
       try {
         const { key } = await t.issueKey();
@@ -368,7 +364,7 @@ if (missing) {
     for (const persistent of [false, true]) {
       test(`${persistent ? "with appendonly yes" : "keeping nothing (--save '' --appendonly no)"}: 26 requests used, then 4 more and 429; the redeemed solution still 403`, async () => {
         const redis = persistent ? await startRedis({ persistent: true }) : server!;
-        const counters = await openRedisCounters(redis.url, { prefix: freshPrefix() });
+        const counters = await openRedisCounters(redisAt(redis.url), { prefix: freshPrefix() });
         const t = await createTestApp({ stores: (state) => stateWithCounters(state, counters), env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
         try {
           const challengeToken = await solveToWidgetPayload((await (await t.request("/v1/trial-challenge")).json()) as Challenge);

@@ -13,7 +13,7 @@ let t: TestApp;
 /** Attempts per client IP and route (the app's --auth-limit, per minute). */
 const AUTH_ATTEMPTS = 5;
 /** Wrong passwords per account: the default --password-failure-limit, which the app runs with. */
-const PASSWORD_FAILURES = parseRateSpec(SETTINGS.passwordFailureLimit.shown, "--password-failure-limit").limit;
+const PASSWORD_FAILURES = parseRateSpec(SETTINGS.passwordFailureLimit.default, "--password-failure-limit").limit;
 beforeAll(async () => {
   t = await createTestApp({ env: { FOODAPI_AUTH_LIMIT: `${AUTH_ATTEMPTS}/1m`, FOODAPI_TRUSTED_ORIGINS: "https://dash.example.com" } });
 });

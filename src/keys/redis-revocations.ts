@@ -1,3 +1,4 @@
+import type { RedisUrl } from "../platform/config/config";
 import { openRedisSubscription, type RedisConnection } from "../platform/storage/redis";
 import type { KeyRevocations } from "./store";
 
@@ -28,7 +29,7 @@ const LOCAL_GRACE_MS = 20;
  * Opened once subscribed (rejects when Redis cannot be reached within the bounds of platform/storage/redis.ts).
  * `redis` publishes; the subscriber has a connection of its own.
  */
-export async function openRedisKeyRevocations(url: string, redis: RedisConnection, channel: string): Promise<RedisKeyRevocations> {
+export async function openRedisKeyRevocations(url: RedisUrl, redis: RedisConnection, channel: string): Promise<RedisKeyRevocations> {
   // Each message names its sender, so that an instance knows its own when they come back.
   const self = crypto.randomUUID();
   let queue: string[] = [];

@@ -3,6 +3,7 @@ import { RedisClient, SQL } from "bun";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openPostgresState } from "../../src/app/state/postgres-state";
+import { parsePostgresUrl, parseRedisUrl } from "../../src/platform/config/config";
 import { withRedis } from "../../src/app/state/redis-state";
 import { sqliteStores } from "../../src/app/state/sqlite-state";
 import { openStateDb, type StateDb } from "../../src/platform/storage/state-db";
@@ -148,7 +149,7 @@ function sharedServers(): Promise<Servers> {
     });
     const template = "foodapi_template";
     await admin.unsafe(`CREATE DATABASE ${template}`);
-    await (await openPostgresState(databaseUrl(postgres.url, template))).close();
+    await (await openPostgresState(parsePostgresUrl(databaseUrl(postgres.url, template), "--state-url"))).close();
     return { postgres, redis, admin, template };
   })());
 }
@@ -165,9 +166,9 @@ async function postgresRedisState(): Promise<TestState> {
   // A small pool: every connection is a server process on the shared cores; calls queue for one as
   // they would under load.
   const open = async () => {
-    const state = await openPostgresState(url, undefined, { poolSize: 4 });
+    const state = await openPostgresState(parsePostgresUrl(url, "--state-url"), undefined, { poolSize: 4 });
     try {
-      return await withRedis(state, redis.url, { prefix });
+      return await withRedis(state, parseRedisUrl(redis.url, "--redis-url"), { prefix });
     } catch (error) {
       await state.close();
       throw error;

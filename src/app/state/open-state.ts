@@ -1,4 +1,4 @@
-import type { Config } from "../../platform/config/config";
+import type { Config, RedisUrl } from "../../platform/config/config";
 import { openSqliteState } from "./sqlite-state";
 import type { StateStores } from "./state-stores";
 import { dataDirUnusable, StateStoreUnusable, storageFault } from "../../platform/storage/storage-fault";
@@ -12,7 +12,7 @@ import { dataDirUnusable, StateStoreUnusable, storageFault } from "../../platfor
  */
 export async function openState(config: Pick<Config, "dataDir" | "stateUrl" | "redisUrl">, log: (line: string) => void): Promise<StateStores> {
   const state = config.stateUrl
-    ? await (await import("./postgres-state")).openPostgresState(config.stateUrl.href, log)
+    ? await (await import("./postgres-state")).openPostgresState(config.stateUrl, log)
     : openSqliteState(config.dataDir, log);
   if (!config.redisUrl) return state;
   try {
@@ -23,20 +23,21 @@ export async function openState(config: Pick<Config, "dataDir" | "stateUrl" | "r
   }
 }
 
-/** Where the state is, for start-up lines: never the URLs themselves, which may carry passwords. */
+/** Where the state is, for start-up lines: never the URLs' `href`, which may carry passwords. */
 export function describeState(config: Pick<Config, "dataDir" | "stateUrl" | "redisUrl">): string {
-  const state = config.stateUrl ? `state in PostgreSQL at ${config.stateUrl.host}${config.stateUrl.pathname}` : `data directory ${config.dataDir}`;
+  const postgres = config.stateUrl;
+  const state = postgres ? `state in PostgreSQL at ${postgres.host}${postgres.database ? `/${postgres.database}` : ""}` : `data directory ${config.dataDir}`;
   return config.redisUrl ? `${state}, counters in Redis at ${config.redisUrl.host}` : state;
 }
 
 /** A Redis that is still starting when foodapi starts is waited for this long in all, as PostgreSQL is. */
 const REDIS_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
 
-async function withRedisRetried(state: StateStores, url: URL): Promise<StateStores> {
+async function withRedisRetried(state: StateStores, url: RedisUrl): Promise<StateStores> {
   const { withRedis } = await import("./redis-state");
   for (let attempt = 0; ; attempt++) {
     try {
-      return await withRedis(state, url.href);
+      return await withRedis(state, url);
     } catch (error) {
       const fault = storageFault(error);
       if (!fault) throw error;

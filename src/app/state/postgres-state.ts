@@ -9,9 +9,10 @@ import { createPostgresLimitStore } from "../../limits/postgres-store";
 import { isPromise } from "../../platform/maybe-promise";
 import { createPostgresTrialStore } from "../../trial/postgres-store";
 import { createPostgresUsageStore } from "../../usage/postgres-store";
+import type { PostgresUrl } from "../../platform/config/config";
 import { POSTGRES_MIGRATIONS } from "../../platform/storage/postgres-migrations";
 import type { StateStores } from "./state-stores";
-import { InvalidStateUrl, StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "../../platform/storage/storage-fault";
+import { StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "../../platform/storage/storage-fault";
 
 /**
  * The state in PostgreSQL (15 or later), for any number of instances sharing one database.
@@ -52,12 +53,12 @@ export interface PostgresStateOptions {
 /**
  * Connects (retrying a server that is starting), applies the migrations this binary has under the
  * migration lock, and returns the stores. `log`: where a start that migrated an existing schema says so.
- * A URL that is not PostgreSQL's is an `InvalidStateUrl`; a server that cannot be used a
- * `StateStoreUnusable`, both one line naming the setting.
+ * `url` was checked by the config loader (parsePostgresUrl); a server that cannot be used is a
+ * `StateStoreUnusable`, one line naming the setting.
  */
-export async function openPostgresState(url: string, log: (line: string) => void = () => {}, options: PostgresStateOptions = {}): Promise<StateStores> {
-  const { where, database } = parseUrl(url);
-  const client = new SQL(url, {
+export async function openPostgresState(url: PostgresUrl, log: (line: string) => void = () => {}, options: PostgresStateOptions = {}): Promise<StateStores> {
+  const { display: where, database } = url;
+  const client = new SQL(url.href, {
     // Bun's client lets PGDATABASE outrank the URL's database: the URL the operator gave is the one used.
     ...(database ? { database } : {}),
     max: options.poolSize ?? POOL_SIZE,
@@ -107,23 +108,6 @@ function postgresStores(client: SQL): StateStores {
     // Running calls get the deadline's time to finish; then the pool is shut.
     close: () => client.close({ timeout: STORE_CALL_DEADLINE_MS / 1000 }),
   };
-}
-
-/** The database the URL names, and the URL as a message may show it: no password, no parameters. */
-function parseUrl(url: string): { where: string; database: string | undefined } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidStateUrl("the state URL (--state-url, FOODAPI_STATE_URL) is not a URL; it must look like postgres://user:password@host:5432/database");
-  }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
-    throw new InvalidStateUrl(
-      `the state URL (--state-url, FOODAPI_STATE_URL) must be a postgres:// or postgresql:// URL, not ${parsed.protocol}//…; leave it unset for SQLite in the data directory`,
-    );
-  }
-  const user = parsed.username ? `${parsed.username}@` : "";
-  return { where: `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`, database: decodeURIComponent(parsed.pathname.slice(1)) || undefined };
 }
 
 /** Faults that pass by themselves: the server is starting, restarting, or not reachable yet. */

@@ -3,7 +3,8 @@ import type { KeyRevocations } from "../../keys/store";
 import { createRedisLimitStore } from "../../limits/redis-store";
 import type { LimitStore } from "../../limits/store";
 import { then } from "../../platform/maybe-promise";
-import { openRedis, parseRedisUrl } from "../../platform/storage/redis";
+import type { RedisUrl } from "../../platform/config/config";
+import { openRedis } from "../../platform/storage/redis";
 import type { StateStores } from "./state-stores";
 
 /**
@@ -34,11 +35,10 @@ export interface RedisCountersOptions {
 const DEFAULT_PREFIX = "foodapi:";
 
 /**
- * Connected, answering and subscribed, or a rejection (RedisUrlInvalid for a URL that is not redis:// or
- * rediss://; a storage fault when Redis cannot be reached within platform/storage/redis.ts's bounds).
+ * Connected, answering and subscribed, or a storage fault when Redis cannot be reached within
+ * platform/storage/redis.ts's bounds (`url` was checked by the config loader, parseRedisUrl).
  */
-export async function openRedisCounters(url: string, options: RedisCountersOptions = {}): Promise<RedisCounters> {
-  parseRedisUrl(url);
+export async function openRedisCounters(url: RedisUrl, options: RedisCountersOptions = {}): Promise<RedisCounters> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const redis = openRedis(url);
   try {
@@ -66,7 +66,7 @@ export async function openRedisCounters(url: string, options: RedisCountersOptio
  * `state` with its rate limits and revocation signal in Redis; `ping`, `probeWrite` and `close` cover
  * both. When Redis cannot be opened the rejection leaves `state` open (it is the caller's).
  */
-export async function withRedis(state: StateStores, redisUrl: string, options: RedisCountersOptions = {}): Promise<StateStores> {
+export async function withRedis(state: StateStores, redisUrl: RedisUrl, options: RedisCountersOptions = {}): Promise<StateStores> {
   return stateWithCounters(state, await openRedisCounters(redisUrl, options));
 }
 

@@ -1,11 +1,11 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import { SETTINGS, type SettingKey } from "./settings";
+import { type DefaultedSettingKey, SETTINGS, type SettingKey } from "./settings";
 
 /**
  * The one config loader: every setting is read here, once, from a flag, else its environment variable,
- * else its default, and validated. A bad value stops start-up naming the setting (exit code 2).
+ * else its default (settings.ts, read by the same parser), and validated. A bad value stops start-up naming the setting (exit code 2).
  */
 
 export interface RateSpec {
@@ -41,10 +41,10 @@ export interface Config {
   readonly cacheDir: string;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;
-  /** PostgreSQL for the state instead of SQLite in the data directory (design §11). Holds credentials: never logged. */
-  readonly stateUrl: URL | undefined;
-  /** Redis for the counters instead of the state store. Holds credentials: never logged. */
-  readonly redisUrl: URL | undefined;
+  /** PostgreSQL for the state instead of SQLite in the data directory (design §11). Its `href` holds credentials: never logged. */
+  readonly stateUrl: PostgresUrl | undefined;
+  /** Redis for the counters instead of the state store. Its `href` holds credentials: never logged. */
+  readonly redisUrl: RedisUrl | undefined;
   /** The bearer token `GET /metrics` requires; undefined: there is no /metrics. A secret: never logged. */
   readonly metricsToken: string | undefined;
   /** Origins whose browsers may call the data API (CORS), or "*" for any; empty: no CORS headers. */
@@ -156,12 +156,20 @@ function parseLogLevel(text: string, setting: string): LogLevel {
 export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>): Config {
   const source = { flags, env };
   const get = (key: SettingKey) => read(source, SETTINGS[key].flag, SETTINGS[key].env);
+  /** The value given, else the setting's default, which goes through the same parser as a given one. */
+  const orDefault = (key: DefaultedSettingKey) => get(key) ?? fallback(key);
+  /** The same, for settings where an empty value means the default too (an env file's `HOST=`). */
+  const nonEmptyOrDefault = (key: DefaultedSettingKey) => {
+    const input = get(key);
+    return input?.value ? input : fallback(key);
+  };
+  const fallback = (key: DefaultedSettingKey) => ({ value: SETTINGS[key].default, name: SETTINGS[key].flag ? `--${SETTINGS[key].flag}` : SETTINGS[key].env });
 
-  const portIn = get("port");
-  const port = portIn ? parsePort(portIn.value, portIn.name) : 3000;
-  const hostIn = get("host");
-  const host = hostIn?.value ? parseHost(hostIn.value, hostIn.name) : "127.0.0.1";
-  const dataDir = resolve(get("dataDir")?.value || "./data");
+  const portIn = orDefault("port");
+  const port = parsePort(portIn.value, portIn.name);
+  const hostIn = nonEmptyOrDefault("host");
+  const host = parseHost(hostIn.value, hostIn.name);
+  const dataDir = resolve(nonEmptyOrDefault("dataDir").value);
 
   const baseUrlIn = get("baseUrl");
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -174,23 +182,23 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     .filter(Boolean)
     .map((origin) => parseOrigin(origin, trustedIn!.name));
 
-  const ipHeaderIn = get("clientIpHeader");
-  const ipHeader = ipHeaderIn === undefined ? "cf-connecting-ip" : ipHeaderIn.value.trim().toLowerCase();
-  if (ipHeader && !/^[a-z0-9-]+$/.test(ipHeader)) throw new ConfigError(ipHeaderIn!.name, `'${ipHeader}' is not a header name`);
+  const ipHeaderIn = orDefault("clientIpHeader");
+  const ipHeader = ipHeaderIn.value.trim().toLowerCase();
+  if (ipHeader && !/^[a-z0-9-]+$/.test(ipHeader)) throw new ConfigError(ipHeaderIn.name, `'${ipHeader}' is not a header name`);
 
   const rate = (key: "freeLimit" | "authLimit" | "passwordFailureLimit" | "trialIpLimit" | "keyIssueLimit") => {
-    const input = get(key);
-    return parseRateSpec(input?.value ?? SETTINGS[key].shown, input?.name ?? `--${SETTINGS[key].flag}`);
+    const input = orDefault(key);
+    return parseRateSpec(input.value, input.name);
   };
 
-  const turnstileUrlIn = get("turnstileVerifyUrl");
+  const turnstileUrlIn = orDefault("turnstileVerifyUrl");
   const trialSecret = get("trialSecret")?.value || undefined;
   if (trialSecret !== undefined && trialSecret.length < 32) {
     throw new ConfigError("FOODAPI_TRIAL_SECRET", "must be at least 32 characters");
   }
 
-  const turnstileTimeoutIn = get("turnstileTimeoutMs");
-  const turnstileTimeoutMs = parseMilliseconds(turnstileTimeoutIn?.value ?? SETTINGS.turnstileTimeoutMs.shown, turnstileTimeoutIn?.name ?? "--turnstile-timeout-ms", 60_000);
+  const turnstileTimeoutIn = orDefault("turnstileTimeoutMs");
+  const turnstileTimeoutMs = parseMilliseconds(turnstileTimeoutIn.value, turnstileTimeoutIn.name, 60_000);
 
   const catalogIn = get("catalog");
   const cacheHome = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
@@ -203,8 +211,8 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
 
   const metricsTokenIn = get("metricsToken");
   const corsIn = get("corsOrigins");
-  const idleIn = get("idleTimeout");
-  const logLevelIn = get("logLevel");
+  const idleIn = orDefault("idleTimeout");
+  const logLevelIn = nonEmptyOrDefault("logLevel");
 
   const stateUrlIn = get("stateUrl");
   const redisUrlIn = get("redisUrl");
@@ -216,7 +224,7 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     baseUrl,
     trustedOrigins: Object.freeze(trustedOrigins),
     clientIpHeader: ipHeader || null,
-    clientIpHeaderIsDefault: ipHeaderIn === undefined,
+    clientIpHeaderIsDefault: get("clientIpHeader") === undefined,
     freeLimit: rate("freeLimit"),
     authLimit: rate("authLimit"),
     passwordFailureLimit: rate("passwordFailureLimit"),
@@ -224,38 +232,71 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     keyIssueLimit: rate("keyIssueLimit"),
     trialSecret,
     turnstileSecretKey: get("turnstileSecretKey")?.value || undefined,
-    turnstileVerifyUrl: turnstileUrlIn
-      ? parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value
-      : "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+    turnstileVerifyUrl: parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value,
     turnstileTimeoutMs,
     catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
     cacheDir,
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
-    stateUrl: stateUrlIn?.value ? parseStoreUrl(stateUrlIn.value, stateUrlIn.name, ["postgres:", "postgresql:"]) : undefined,
-    redisUrl: redisUrlIn?.value ? parseStoreUrl(redisUrlIn.value, redisUrlIn.name, ["redis:", "rediss:"]) : undefined,
+    stateUrl: stateUrlIn?.value ? parsePostgresUrl(stateUrlIn.value, stateUrlIn.name) : undefined,
+    redisUrl: redisUrlIn?.value ? parseRedisUrl(redisUrlIn.value, redisUrlIn.name) : undefined,
     metricsToken: metricsTokenIn?.value ? parseMetricsToken(metricsTokenIn.value, metricsTokenIn.name) : undefined,
     corsOrigins: corsIn ? parseCorsOrigins(corsIn.value, corsIn.name) : Object.freeze([]),
     // Bun.serve's idleTimeout is at most 255 seconds.
-    idleTimeoutSeconds: idleIn ? parseSeconds(idleIn.value, idleIn.name, 255) : 30,
-    logLevel: logLevelIn?.value ? parseLogLevel(logLevelIn.value, logLevelIn.name) : "info",
+    idleTimeoutSeconds: parseSeconds(idleIn.value, idleIn.name, 255),
+    logLevel: parseLogLevel(logLevelIn.value, logLevelIn.name),
   });
 }
 
 /**
- * A store's URL. The message never repeats the value: it may carry a password. The scheme names the
- * store (`postgres://user:password@host:5432/db?sslmode=require`, `rediss://:password@host:6379/0`).
+ * A store's URL, checked once, by the config loader: `href` is for the store's client only (it may hold a
+ * password); `display` (scheme, user, host, port and path: no password, no query) and `host` are what a
+ * message or log line may show. `kind` keeps one store's URL from being handed to the other's client.
  */
-function parseStoreUrl(text: string, setting: string, schemes: readonly string[]): URL {
+interface StoreUrl {
+  readonly href: string;
+  readonly display: string;
+  /** host:port as written. */
+  readonly host: string;
+}
+export interface PostgresUrl extends StoreUrl {
+  readonly kind: "postgres";
+  /** The database the path names (Bun's client would otherwise let PGDATABASE outrank it). */
+  readonly database: string | undefined;
+}
+export interface RedisUrl extends StoreUrl {
+  readonly kind: "redis";
+}
+
+/** `--state-url`: `postgres://user:password@host:5432/database?sslmode=require`. */
+export function parsePostgresUrl(text: string, setting: string): PostgresUrl {
+  const url = parseStoreUrl(text, setting, ["postgres:", "postgresql:"], "unset: SQLite in the data directory");
+  return Object.freeze({ kind: "postgres", ...shown(url), database: decodeURIComponent(url.pathname.slice(1)) || undefined });
+}
+
+/** `--redis-url`: `redis://host:6379/0`, or `rediss://:password@host:6379/0` over TLS. */
+export function parseRedisUrl(text: string, setting: string): RedisUrl {
+  return Object.freeze({ kind: "redis", ...shown(parseStoreUrl(text, setting, ["redis:", "rediss:"], "unset: counters in the state store")) });
+}
+
+/** The message never repeats the value: it may carry a password. */
+function parseStoreUrl(text: string, setting: string, schemes: readonly string[], unset: string): URL {
+  const expected = schemes.map((s) => `${s}//…`).join(" or ");
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(setting, `not a URL (expected ${schemes.map((s) => `${s}//…`).join(" or ")})`);
+    throw new ConfigError(setting, `not a URL (expected ${expected}; ${unset})`);
   }
-  if (!schemes.includes(url.protocol)) throw new ConfigError(setting, `the scheme is '${url.protocol}', expected ${schemes.map((s) => `${s}//…`).join(" or ")}`);
+  if (!schemes.includes(url.protocol)) throw new ConfigError(setting, `the scheme is '${url.protocol}', expected ${expected} (${unset})`);
   if (!url.hostname) throw new ConfigError(setting, "names no host");
   return url;
 }
+
+const shown = (url: URL): StoreUrl => ({
+  href: url.href,
+  display: `${url.protocol}//${url.username ? `${url.username}@` : ""}${url.host}${url.pathname}`,
+  host: url.host,
+});
 
 /**
  * With `--port 0` the port is known only once bound; the default base URL (origin checks, the OpenAPI

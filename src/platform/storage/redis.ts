@@ -1,4 +1,5 @@
 import { RedisClient } from "bun";
+import type { RedisUrl } from "../config/config";
 
 /**
  * Connections to Redis (`--redis-url`) for the counters that instances share (app/state/redis-state.ts), over
@@ -31,29 +32,6 @@ class RedisUnavailable extends Error {
   }
 }
 
-/** The setting is not a Redis URL: a configuration error, reported before anything connects. */
-export class RedisUrlInvalid extends Error {
-  override name = "RedisUrlInvalid";
-}
-
-/**
- * `url` checked to be `redis://…` or `rediss://…` (TLS) with a host. The message never repeats the URL: it
- * may hold a password.
- */
-export function parseRedisUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RedisUrlInvalid("the Redis URL is not a URL: expected redis://host:port or rediss://host:port");
-  }
-  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
-    throw new RedisUrlInvalid(`the Redis URL must start with redis:// or rediss:// (TLS), not ${parsed.protocol}//`);
-  }
-  if (!parsed.hostname) throw new RedisUrlInvalid("the Redis URL names no host: expected redis://host:port");
-  return url;
-}
-
 /** A Lua script, run by its SHA1 once Redis knows it (platform/storage/redis.ts `evalScript`). */
 export interface RedisScript {
   readonly source: string;
@@ -75,8 +53,8 @@ export interface RedisConnection {
   close(): void;
 }
 
-function clientFor(url: string): RedisClient {
-  return new RedisClient(url, {
+function clientFor(url: RedisUrl): RedisClient {
+  return new RedisClient(url.href, {
     connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
     autoReconnect: false,
     // Queued commands would wait for a reconnect that may never come: while disconnected, fail instead.
@@ -110,8 +88,7 @@ const isNoScript = (error: unknown) => error instanceof Error && error.message.s
  * One connection for commands (Bun pipelines concurrent ones on it), opened at the first call and again at
  * the first call after it was lost.
  */
-export function openRedis(url: string): RedisConnection {
-  parseRedisUrl(url);
+export function openRedis(url: RedisUrl): RedisConnection {
   let client: RedisClient | undefined;
   let connecting: Promise<RedisClient> | undefined;
   let retryAt = 0;
@@ -196,11 +173,10 @@ const HEARTBEAT_MS = 1000;
  * when it is subscribed again, with messages flowing as before.
  */
 export function openRedisSubscription(
-  url: string,
+  url: RedisUrl,
   channel: string,
   handlers: { message(text: string): void; lost(): void; resumed(): void },
 ): RedisSubscription {
-  parseRedisUrl(url);
   let closed = false;
   let current: RedisClient | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;

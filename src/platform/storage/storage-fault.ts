@@ -151,11 +151,6 @@ export function dataDirUnusable(dataDir: string, error: unknown): Error {
   );
 }
 
-/** The state URL (--state-url, FOODAPI_STATE_URL) is not one foodapi can use: a usage error, exit 2. */
-export class InvalidStateUrl extends Error {
-  override name = "InvalidStateUrl";
-}
-
 /**
  * Start-up cannot use the state store the URL names (unreachable after the retries, login refused, a
  * schema newer than this foodapi): one line naming the setting, exit 1.
