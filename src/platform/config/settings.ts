@@ -53,7 +53,7 @@ export type DefaultedSettingKey = { [K in SettingKey]: (typeof SETTINGS)[K] exte
 export const SETTING_FLAGS: readonly string[] = Object.values(SETTINGS).flatMap((s: Setting) => (s.flag ? [s.flag] : []));
 
 /** The default as help shows it: the value itself, or what no value means. */
-export const shownDefault = (s: Setting): string => s.default ?? s.unset!;
+const shownDefault = (s: Setting): string => s.default ?? s.unset!;
 
 /** The settings as help text lines: flag, variable, default, what it does. */
 export function settingsHelp(keys: readonly SettingKey[] = Object.keys(SETTINGS) as SettingKey[]): string {
