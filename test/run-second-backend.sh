@@ -12,10 +12,10 @@ cd "$(dirname "$0")/.."
 BUN=./node_modules/.bin/bun
 [ -x "$BUN" ] || BUN=bun
 
-OWN_BACKEND=(test/postgres-state.test.ts test/redis-counters.test.ts)
+OWN_BACKEND=(test/app/postgres-state.test.ts test/app/redis-counters.test.ts)
 
 files=()
-for file in $(grep -lE 'from "\./helpers/(test-app|test-backend)"' test/*.test.ts | sort); do
+for file in $(grep -rlE --include='*.test.ts' 'from "\.\./helpers/(test-app|test-backend)"' test | sort); do
   [[ " ${OWN_BACKEND[*]} " == *" $file "* ]] || files+=("./$file")
 done
 if [ ${#files[@]} -eq 0 ]; then

@@ -156,7 +156,7 @@ export async function createFoodApi(deps: AppDeps) {
     /** Counts an answered request in this process's metrics; the route template it was counted under. */
     observe,
     metrics,
-    /** The routes `handle` answers before Elysia: documented like Elysia's (test/openapi.test.ts checks). */
+    /** The routes `handle` answers before Elysia: documented like Elysia's (test/docs/openapi.test.ts checks). */
     direct: dispatcher.routes,
     elysia,
     housekeeping,

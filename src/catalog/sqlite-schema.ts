@@ -121,7 +121,7 @@ export const catalogInfo = sqliteTable("catalog_info", {
 
 /**
  * DDL for the tables above plus the FTS5 index, applied by the importer. Kept beside the drizzle
- * definitions it mirrors; test/catalog-import.test.ts checks the two agree column for column.
+ * definitions it mirrors; test/catalog/catalog-import.test.ts checks the two agree column for column.
  */
 export const CATALOG_DDL = `
 CREATE TABLE food_groups (code TEXT PRIMARY KEY, name TEXT NOT NULL);

@@ -36,7 +36,7 @@ interface BackendUnderTest extends Handles {
 
 /**
  * What a check of one contract may touch: just those stores, so that a check can also be run against a
- * stand-in (test/store-contracts.test.ts shows a broken one failing).
+ * stand-in (test/app/store-contracts.test.ts shows a broken one failing).
  */
 export type Under<K extends keyof StateStores> = Handles<Pick<StateStores, K>>;
 export type Check<K extends keyof StateStores> = (under: Under<K>) => Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * Run as its own process (under a raised `ulimit -n`) by test/slow-clients.test.ts, against HOST:PORT:
+ * Run as its own process (under a raised `ulimit -n`) by test/app/slow-clients.test.ts, against HOST:PORT:
  * - IDLE connections that each send one complete request, read its answer, then stay open and silent
  *   (a keep-alive client gone quiet: --idle-timeout's case);
  * - TRICKLE connections that send an unfinished request and then one more header byte every 500 ms

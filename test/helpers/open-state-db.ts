@@ -1,7 +1,7 @@
 import { openStateDb } from "../../src/platform/storage/state-db";
 
 /**
- * One of many processes opening a state database together (test/state-db-race.test.ts): says "ready" once
+ * One of many processes opening a state database together (test/platform/state-db-race.test.ts): says "ready" once
  * loaded, waits until stdin closes (the start signal, sent to all at once), opens, and exits 0 or prints why.
  */
 process.stdout.write("ready\n");

@@ -8,8 +8,8 @@ import { pollUntil, readStream, within } from "./wait";
 
 /**
  * The reverse-proxy examples in deploy/, run as they are (only their addresses and ports replaced) in
- * Debian's nginx and Caddy: test/proxy.test.ts puts one in front of one binary, and
- * test/multi-instance-proxy.test.ts in front of two, as README's "More than one machine" shows.
+ * Debian's nginx and Caddy: test/app/proxy.test.ts puts one in front of one binary, and
+ * test/app/multi-instance-proxy.test.ts in front of two, as README's "More than one machine" shows.
  */
 const DEPLOY = join(import.meta.dir, "..", "..", "deploy");
 

@@ -24,7 +24,7 @@ export const BASE = "http://127.0.0.1:3000";
  * same code path as the server, without a port. The state is on the backend FOODAPI_TEST_BACKEND names
  * (helpers/test-backend.ts): a state database in a temporary data directory (SQLite, the default), or a
  * database of its own in the run's PostgreSQL with a key prefix of its own in the run's Redis. `stores`
- * may wrap the backend's stores (test/async-stores.test.ts makes every one answer a turn later); `state`
+ * may wrap the backend's stores (test/app/async-stores.test.ts makes every one answer a turn later); `state`
  * looks at the state and breaks it, the same way on either backend.
  */
 export async function createTestApp(options: { env?: Record<string, string>; clock?: Clock; stores?: (backend: StateStores) => StateStores } = {}) {

@@ -56,7 +56,7 @@ export interface TestState {
    * The state database refuses writes from now on, reads still work, as a read-only file system or a
    * PostgreSQL standby after a failover would: SQLite's `query_only`; PostgreSQL's
    * `default_transaction_read_only`, with the database's connections cut so that the pool's next ones have
-   * it. Redis is left as it is (test/redis-counters.test.ts covers Redis going away).
+   * it. Redis is left as it is (test/app/redis-counters.test.ts covers Redis going away).
    */
   refuseWrites(): Promise<void>;
   /** Writes work again (the next connections; those of the fault are cut). */

@@ -5,7 +5,7 @@
  *
  * A setting's default is declared here once: `default` is the value as an operator would write it, and
  * the loader reads it with the same parser as a flag's value, so `help` and the loader cannot disagree
- * (test/config.test.ts checks that a start without settings equals one given every default, and that the
+ * (test/platform/config.test.ts checks that a start without settings equals one given every default, and that the
  * README's table shows them).
  * A setting without one has `unset`: what no value means, in words (derived at start, or nothing).
  */

@@ -6,7 +6,7 @@ import { checkedByService } from "./schema";
  * The vocabulary of what route schemas cannot say: which credential an operation takes, which errors it
  * answers with, examples. Each route declares its own notes beside its handler (`operation()` and
  * `DirectRouteSpec` below); the generated document (src/docs/openapi.ts) is decorated with them, and a route
- * without notes is documented without credentials or errors, which test/openapi.test.ts refuses.
+ * without notes is documented without credentials or errors, which test/docs/openapi.test.ts refuses.
  * Every number in a message or description comes from the constant the server uses.
  */
 

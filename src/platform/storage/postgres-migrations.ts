@@ -3,7 +3,7 @@
  * Each entry runs once, in order, in the transaction that holds the migration lock (postgres-state.ts);
  * `foodapi_schema` records which have run. Append only: never edit a shipped entry. The drizzle tables
  * (src/<capability>/postgres-schema.ts, platform/storage/postgres-schema.ts) describe the result;
- * test/postgres-state.test.ts checks that they agree column for column.
+ * test/app/postgres-state.test.ts checks that they agree column for column.
  *
  * Times are epoch milliseconds in `bigint`, as the contract has them; booleans are booleans.
  */

@@ -1,7 +1,7 @@
 /**
  * The state database's schema history, compiled into the binary. Each entry runs once, in order, inside a
  * transaction; `PRAGMA user_version` records how many have run. Append only: never edit a shipped entry.
- * The drizzle tables (src/<capability>/schema.ts) describe the result; test/state-db.test.ts checks that
+ * The drizzle tables (src/<capability>/schema.ts) describe the result; test/platform/state-db.test.ts checks that
  * they agree column for column.
  */
 export const STATE_MIGRATIONS: readonly string[] = [

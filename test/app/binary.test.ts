@@ -1,0 +1,140 @@
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runBinary, startServer } from "../helpers/binary";
+import { ROOT } from "../helpers/paths";
+
+describe("the compiled binary", () => {
+  test("expands its embedded catalog once into the cache directory, replacing older copies, and serves from it", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-cache-"));
+    const stale = join(cacheDir, "catalog-0123456789abcdef.sqlite");
+    writeFileSync(stale, "an older build's copy");
+    const id = readFileSync(join(ROOT, "dist/catalog.id"), "utf8").trim();
+    const copy = join(cacheDir, `catalog-${id}.sqlite`);
+
+    const copiedAt: number[] = [];
+    for (let start = 0; start < 2; start++) {
+      const server = await startServer({ args: ["--workers", "2"], env: { FOODAPI_CACHE_DIR: cacheDir } });
+      try {
+        expect(readdirSync(cacheDir)).toEqual([`catalog-${id}.sqlite`]);
+        // Complete: with the detail answers the embedded form leaves out (test/catalog/catalog-expand.test.ts compares them).
+        const expanded = new Database(copy, { readonly: true });
+        expect(expanded.query("SELECT count(*) AS n FROM food_details").get()).toEqual({ n: 8789 });
+        expanded.close();
+        copiedAt.push(statSync(copy).mtimeMs);
+        const detail = await fetch(`${server.url}/v1/foods/01001`, { headers: { "x-api-key": "fnk_none" } });
+        expect(detail.status).toBe(401);
+        expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
+      } finally {
+        expect(await server.stop("SIGTERM")).toBe(0);
+      }
+    }
+    // The second start found the copy and left it alone.
+    expect(copiedAt[1]).toBe(copiedAt[0]!);
+  });
+
+  test("a missing or foreign --catalog, or a cache directory it cannot write, stops start-up with exit code 1 and says why", () => {
+    const dir = mkdtempSync(join(tmpdir(), "foodapi-catalog-"));
+    const missing = runBinary(["serve", "--port", "0", "--catalog", join(dir, "nope.sqlite")], { cwd: dir });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain("catalog file not found");
+
+    const other = join(dir, "other.sqlite");
+    new Database(other).run("CREATE TABLE foods (id INTEGER PRIMARY KEY)");
+    const wrong = runBinary(["serve", "--port", "0", "--catalog", other], { cwd: dir });
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stderr).toContain("is not a catalog from this version of 'foodapi import' (no food_groups, nutrients");
+
+    // A cache directory that cannot be created (a file is in the way): the embedded catalog cannot be expanded.
+    const blocked = join(dir, "not-a-dir");
+    writeFileSync(blocked, "");
+    const unwritable = runBinary(["serve", "--port", "0", "--cache-dir", join(blocked, "cache")], { cwd: dir });
+    expect(unwritable.exitCode).toBe(1);
+    expect(unwritable.stderr).toContain("cannot expand the embedded catalog into");
+    expect(unwritable.stderr).toContain("--cache-dir");
+  });
+
+  test("started from a temporary directory, it answers an authenticated search and stops cleanly on SIGTERM", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "foodapi-e2e-"));
+    const server = await startServer({ cwd });
+    let key = "";
+    try {
+      // In the data directory the server made (./data of the same working directory).
+      const created = runBinary(["keys", "create", "--email", "Dev@Example.com", "--name", "laptop"], { cwd });
+      expect(created.exitCode).toBe(0);
+      key = created.stdout.trim();
+      expect(created.stdout).toBe(`${key}\n`);
+      expect(key).toMatch(/^fnk_[1-9A-HJ-NP-Za-km-z]{33}$/);
+      expect(created.stderr).toContain(`data directory ${join(cwd, "data")}`);
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const search = await fetch(`${server.url}/v1/foods?q=cheddar&limit=5`, { headers: { "x-api-key": key } });
+      expect(search.status).toBe(200);
+      const body = (await search.json()) as { items: { name: string }[]; total: number };
+      expect(body.items).toHaveLength(5);
+      expect(body.items.every((item) => /cheddar/i.test(item.name))).toBe(true);
+
+      const health = await fetch(`${server.url}/healthz`);
+      expect(await health.json()).toEqual({ status: "ok" });
+
+      // The uniform 401 over a real socket: status, body and headers but Date and the request's own id.
+      const shapes = await Promise.all(
+        ([{}, { "x-api-key": "fnk_bad" }, { "x-api-key": `fnk_${"z".repeat(33)}` }, { authorization: "Bearer a.b" }] as Record<string, string>[]).map(async (headers) => {
+          const response = await fetch(`${server.url}/v1/foods/01001`, { headers });
+          return { status: response.status, body: await response.text(), headers: [...response.headers].filter(([n]) => n !== "date" && n !== "x-request-id") };
+        }),
+      );
+      expect(shapes[0]!.status).toBe(401);
+      for (const shape of shapes) expect(shape).toEqual(shapes[0]!);
+    } finally {
+      expect(await server.stop("SIGTERM")).toBe(0);
+    }
+    expect(server.stderr()).toContain("stopped");
+
+    // One JSON access-log line per request, with the key id and never the key.
+    const lines = await server.stdoutLines();
+    expect(lines.length).toBe(6);
+    const entries = lines.map((line) => JSON.parse(line));
+    // Workers write their own lines, so the order across them is not the request order.
+    expect(entries.find((e) => e.path === "/v1/foods")).toMatchObject({
+      method: "GET", path: "/v1/foods", status: 200, ip: "127.0.0.1", keyId: expect.stringMatching(/^key_/),
+    });
+    expect(lines.join("\n")).not.toContain(key);
+    expect(lines.join("\n")).not.toContain("fnk_");
+  });
+
+  test("SIGINT also stops it with exit code 0", async () => {
+    const server = await startServer();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(await server.stop("SIGINT")).toBe(0);
+  });
+
+  test("an invalid setting stops start-up with exit code 2 and names the setting", () => {
+    for (const [args, env, name] of [
+      [["serve", "--port", "abc"], {}, "--port"],
+      [["serve"], { FOODAPI_FREE_LIMIT: "5/xyz" }, "FOODAPI_FREE_LIMIT"],
+      [["serve", "--auth-limit", "ten"], {}, "--auth-limit"],
+    ] as const) {
+      const result = runBinary([...args], { env });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(name);
+    }
+  });
+
+  test("version, help and an unknown command", () => {
+    expect(runBinary(["version"]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+\n$/);
+    const help = runBinary(["--help"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("foodapi import");
+    const unknown = runBinary(["frobnicate"]);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("unknown command");
+  });
+
+  test("keys create refuses a bad e-mail with exit code 2", () => {
+    const result = runBinary(["keys", "create", "--email", "nope", "--name", "x"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe("");
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RateSpec } from "../../src/platform/config/config";
+import { createLimiter, slotsFor } from "../../src/limits/limiter";
+import { openTestState } from "../helpers/test-backend";
+import { pollUntil } from "../helpers/wait";
+
+/**
+ * Two limiters on one state stand for two processes, each with its own leases and its own connections
+ * (on the backend FOODAPI_TEST_BACKEND names: SQLite, or Redis's counters).
+ */
+async function twoProcesses(clock: () => number) {
+  const state = await openTestState(mkdtempSync(join(tmpdir(), "foodapi-limiter-")));
+  const other = await state.peer();
+  const stores = [state.stores.limits, other.limits];
+  /**
+   * Requests the store counts in the window that holds `now`: a grant of none, through each process's
+   * connections in turn, so that what either sent before (a lease given back) has been applied.
+   */
+  const counted = async (bucket: string, spec: RateSpec, now: number) => {
+    const slots = slotsFor(spec);
+    const slotMs = (spec.windowSeconds * 1000) / slots;
+    let used = 0;
+    for (const limits of stores) used = (await limits.grant(bucket, spec.limit, Math.floor(now / slotMs), slots, slotMs, 0)).used;
+    return used;
+  };
+  return { state, counted, limiters: stores.map((limits) => createLimiter(limits, clock)) };
+}
+
+describe("the limiter", () => {
+  test("never admits more than N in any window, across processes, under a hot key", async () => {
+    let now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, limiters } = await twoProcesses(() => now);
+    const spec = { limit: 200, windowSeconds: 10 };
+    const admitted: number[] = [];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      now += Math.floor(random() * 3);
+      if ((await limiters[random() < 0.5 ? 0 : 1]!.consume("key:hot", spec)).allowed) admitted.push(now);
+    }
+    let maxInWindow = 0;
+    for (let i = 0, j = 0; i < admitted.length; i++) {
+      while (admitted[j]! <= admitted[i]! - 10_000) j++;
+      maxInWindow = Math.max(maxInWindow, i - j + 1);
+    }
+    expect(maxInWindow).toBeLessThanOrEqual(200);
+    // Leases are conservative but not wasteful: most of the quota is actually served.
+    const windows = (admitted.at(-1)! - admitted[0]!) / 10_000;
+    expect(admitted.length).toBeGreaterThan(windows * 200 * 0.6);
+    await state.close();
+  });
+
+  test("unused leases are given back: the counts then equal what was served", async () => {
+    let now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, counted, limiters } = await twoProcesses(() => now);
+    const spec = { limit: 100_000, windowSeconds: 3600 };
+    let served = 0;
+    for (let i = 0; i < 37; i++) if ((await limiters[i % 2]!.consume("key:k", spec)).allowed) served++;
+    expect(await counted("key:k", spec, now)).toBeGreaterThanOrEqual(served);
+    for (const limiter of limiters) limiter.releaseLeases({ all: true });
+    // Leases are given back without waiting for the store (over the network, a moment later): read the count
+    // once it has settled, not at once (on Redis the first read could come before the give-back).
+    const settled = await pollUntil(async () => ((await counted("key:k", spec, now)) === served ? true : undefined), {
+      ms: 2000,
+      what: `the count of key:k at the ${served} requests served`,
+    });
+    expect(settled).toBe(true);
+    await state.close();
+  });
+
+  test("giveBack uncounts a request that was allowed, whether it was served from a lease or not", async () => {
+    let now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, counted, limiters } = await twoProcesses(() => now);
+    // A small limit (one request per grant) and a large one (leases of several): both end at what was kept.
+    for (const spec of [{ limit: 10, windowSeconds: 900 }, { limit: 100_000, windowSeconds: 3600 }]) {
+      const bucket = `failures:${spec.limit}`;
+      let kept = 0;
+      for (let i = 0; i < 30; i++) {
+        const limiter = limiters[i % 2]!;
+        const result = await limiter.consume(bucket, spec);
+        if (i % 3 === 0) await limiter.giveBack(bucket, result);
+        else if (result.allowed) kept++;
+        now += 7;
+      }
+      for (const limiter of limiters) limiter.releaseLeases({ all: true });
+      // Leases are given back without waiting for the store (over the network, a moment later).
+      const settled = await pollUntil(async () => ((await counted(bucket, spec, now)) === kept ? true : undefined), {
+        ms: 2000,
+        what: `the count of ${bucket} at the ${kept} requests kept`,
+      });
+      expect(settled).toBe(true);
+    }
+    await state.close();
+  });
+
+  test("a light user's remaining count goes down by exactly one per request", async () => {
+    let now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, limiters } = await twoProcesses(() => now);
+    const spec = { limit: 1000, windowSeconds: 3600 };
+    const remaining: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      remaining.push((await limiters[i % 2]!.consume("key:light", spec)).remaining);
+      now += 90_000; // one request every 90 s: each in a new slot
+    }
+    expect(remaining).toEqual([999, 998, 997, 996, 995]);
+    await state.close();
+  });
+});
