@@ -23,8 +23,8 @@ export async function openCatalog(path: string | undefined, cacheDir: string): P
   // thirds of the cost of a one-row lookup).
   const uri = `file:${file.split("/").map(encodeURIComponent).join("/")}?immutable=1`;
   // Read with read(), not mmap: a mapped catalog would count every page a process touched as its own
-  // resident memory (~25 MB more per worker under a detail load) to save ~3 us a lookup. Either way the
-  // kernel's page cache holds the file once for every worker.
+  // resident memory (tens of MB per worker under a detail load, docs/performance.md) to save a few
+  // microseconds a lookup. Either way the kernel's page cache holds the file once for every worker.
   const database = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
   const tables = new Set(database.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name));
   const detailColumns = new Set(database.query<{ name: string }, []>("SELECT name FROM pragma_table_info('food_details')").all().map((c) => c.name));

@@ -11,8 +11,8 @@ import { createFileBeside } from "../platform/storage/file-beside";
  * is flushed before the rename, so a crash cannot leave a short file under the final name, which later
  * starts trust without reading it. Throws on failure, after removing its partial file.
  *
- * Decompressing in one piece, in this process: streaming kept ~25 MB more resident for good (the embedded
- * file's pages it read stay mapped) and took twice as long.
+ * Decompressing in one piece, in this process: streaming kept more memory resident for good (the embedded
+ * file's pages it read stay mapped) and was slower (figures: docs/performance.md).
  */
 export async function expandCatalog(source: string, id: string, cacheDir: string): Promise<string> {
   const name = catalogFileName(id);

@@ -43,7 +43,8 @@ export interface NutrientColumn {
  * Columns kept decoded, bounded by bytes: each is the importer's row as read (4 + 8 bytes per food with the
  * nutrient) and 2 bytes per food for the way back from a position, ~11 MB for all 150 nutrients. The bound
  * holds them all, so a worker decodes each nutrient once: a smaller one made a mix of nutrient searches
- * decode over and over, and the freed arrays kept the process's memory ~60 MB higher than the columns.
+ * decode over and over, and the freed arrays kept the process's memory well above the columns themselves
+ * (figures: docs/performance.md).
  */
 const NUTRIENT_COLUMN_CACHE_BYTES = 16 * 1024 * 1024;
 

@@ -29,10 +29,10 @@ const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
 /**
  * Answers that list nothing (a page past the last, a name that matches nothing) are kept apart, in a cache
  * of their own: a client paging one past the end asks for the same empty page again and again (36 of
- * bench/run's 1,000 nutrient searches are such pages: recomputing them cost the whole mix ~7 % of its
- * throughput), but a stream of distinct page numbers or junk names, which could push real answers out of
- * one shared cache, churns only this one. An entry counts ~350 bytes (key, answer, the cache's own
- * overhead): ~700 are kept.
+ * bench/run's 1,000 nutrient searches are such pages: recomputing them cost the whole mix a measurable share
+ * of its throughput, docs/performance.md), but a stream of distinct page numbers or junk names, which could
+ * push real answers out of one shared cache, churns only this one. An entry counts ~350 bytes (key, answer,
+ * the cache's own overhead): ~700 are kept.
  */
 const EMPTY_ANSWER_CACHE_BYTES = 256 * 1024;
 /** A kept form's array header and its slot in the answer's record. */
@@ -141,8 +141,8 @@ export function createFoodSearch(store: CatalogStore) {
   /**
    * Ordered matches are kept as typed arrays of positions: one exact allocation each, outside the
    * collector's blocks. Kept as arrays of item references (a 4 MB cache), they were scattered among the
-   * garbage of the searches that made them and held a worker ~40 MB above its live data under a mix of
-   * 1,000 distinct nutrient searches (measured in process: 112 MB peak without the cache, 151 with it).
+   * garbage of the searches that made them and held a worker's memory far above its live data under a mix
+   * of distinct nutrient searches (figures: docs/performance.md).
    */
   function cached(key: string, compute: () => Int32Array): Int32Array {
     let matches = cache.get(key);
@@ -251,9 +251,9 @@ const DETAIL_CODINGS = [...STORED_CODINGS, "br"] as const satisfies readonly Cod
  * take br alone (README, "Decisions not fixed by the spec"). Any other client gets the gzip form decompressed
  * for its request, and nothing of it is kept: under random access a cache of decompressed answers hit a few
  * per cent of requests, and the 16 KB buffers it retained, freed in bursts by the collector, made the
- * allocator return pages to the kernel and fault them back in (1.7 page faults a request; 0.04 without the
- * cache, at 60 % more requests per second). A view (selected nutrients, scaled amounts) is made from the
- * decompressed JSON for its request.
+ * allocator return pages to the kernel and fault them back in, costly on a virtual machine: without the
+ * cache, far fewer faults and more requests per second (figures: docs/performance.md). A view (selected
+ * nutrients, scaled amounts) is made from the decompressed JSON for its request.
  */
 export function createFoodDetails(store: CatalogStore) {
   // The catalog's food ids (8,789 numbers), so that a food that does not exist is known before any row is read.

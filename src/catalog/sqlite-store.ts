@@ -54,7 +54,7 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   const db = drizzle(sqlite);
 
   // Plain prepared SQL: the food index reads every food once per worker, and drizzle's row mapping left
-  // ~11 MB more of garbage resident in the worker than the rows themselves (measured: +17 MB against +6 MB).
+  // more garbage resident in the worker than the rows themselves (figures: docs/performance.md).
   const allFoods = sqlite.query<Candidate, []>(
     "SELECT food_number AS foodNumber, name, search_name AS searchName, group_code AS groupCode, manufacturer FROM foods ORDER BY id",
   );

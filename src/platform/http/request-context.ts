@@ -5,8 +5,8 @@
 export interface RequestFacts {
   /**
    * The TCP peer's address, asked of the server only when the client-IP rule needs it: Bun's `requestIP`
-   * costs a system call and ~4 µs a request, a fifth of a bare server's time, and behind a proxy that sets
-   * the client-IP header it is never needed.
+   * costs a system call a request, a large share of a bare server's time (docs/performance.md), and
+   * behind a proxy that sets the client-IP header it is never needed.
    */
   peerAddress: () => string | undefined;
   /** The id of the credential that passed the guard: a key id or a trial token id. Never a secret. */

@@ -14,12 +14,11 @@ export interface YoungCollection {
  *
  * JavaScriptCore sizes its collections for throughput: a process allocates about its live heap again, and
  * at least 32 MB, before it collects. A worker's resident memory then peaks that far above its live data
- * under load, and that headroom is what `bench/run` measured above 150 MB in the nutrient mix (145–165 MB,
- * against 128–141 MB with this). A request's garbage dies young, so an eden collection (only what was
- * allocated since the last one) every 100 ms is small. Measured interleaved, it cost nothing: searches
- * ran 4–8 % faster and details and the nutrient mix the same, collecting a few MB at a time rather than
- * tens. Bun offers no runtime setting for the thresholds themselves (`BUN_JSC_*` variables are read at
- * start, and the first process is the one a user starts).
+ * under load, and that headroom is what took the nutrient mix of `bench/run` past its memory target. A
+ * request's garbage dies young, so an eden collection (only what was allocated since the last one) every
+ * 100 ms is small: it costs no throughput, collecting a little at a time rather than a lot (figures:
+ * docs/performance.md). Bun offers no runtime setting for the thresholds themselves (`BUN_JSC_*` variables
+ * are read at start, and the first process is the one a user starts).
  */
 export function collectYoungWhileServing(intervalMs = YOUNG_COLLECTION_INTERVAL_MS, collect: () => unknown = edenGC): YoungCollection {
   let pending = false;
