@@ -58,6 +58,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       hostname: config.host,
       port: config.port,
       clientIpHeader: config.clientIpHeader,
+      warn: config.logLevel === "error" ? undefined : (message) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", message })),
       handle: (request) => (app ? app.handle(request) : built!.then((ready) => ready.handle(request))),
       // A request answered before the app is built (it waited for it) is counted by then too.
       observe: config.metricsToken || config.logLevel === "debug" ? (request, path, status, ms) => app?.observe(request, path, status, ms) : undefined,

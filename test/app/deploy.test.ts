@@ -109,7 +109,9 @@ describe("the env file example", () => {
       if (match) env[match[1]!] = match[2]!;
     }
     const config = loadConfig(new Map(), env);
-    expect(config.clientIpHeader).toBe("x-real-ip");
+    // The header deploy/nginx.conf and deploy/Caddyfile set is the default: shown, not set.
+    expect(config.clientIpHeader).toBe("cf-connecting-ip");
+    expect(example).toMatch(/^#FOODAPI_CLIENT_IP_HEADER=cf-connecting-ip$/m);
     expect(config.host).toBe("127.0.0.1");
   });
 });

@@ -6,10 +6,15 @@ import { type RunningServer, startServer } from "../helpers/binary";
 import { caddy, nginx, proxyInstalled, requestFrom, type RunningProxy, startProxy } from "../helpers/proxies";
 
 /**
- * The reverse-proxy examples in deploy/ (test/helpers/proxies.ts) in front of the binary on loopback.
- * Clients are told apart by their source address (127.0.0.2, 127.0.0.3, ...: all of 127.0.0.0/8 is
- * loopback on Linux), as the proxy sees them.
+ * The reverse-proxy examples in deploy/ (test/helpers/proxies.ts) in front of the binary on loopback,
+ * started as README's Install shows: `serve` with no client-IP setting, so on the default header, which
+ * the examples set. Clients are told apart by their source address (127.0.0.2, 127.0.0.3, ...: all of
+ * 127.0.0.0/8 is loopback on Linux), as the proxy sees them.
  */
+
+/** What the missing-header warning line says, whichever header it names. */
+const MISSING_HEADER_WARNING = "set --client-ip-header (FOODAPI_CLIENT_IP_HEADER)";
+
 /**
  * A failing sign-in sent from `source` through the proxy, with `headers` as the client's own extra headers.
  * Each source tries an e-mail of its own, so that only the per-IP limit is at play, not the per-account one.
@@ -29,7 +34,9 @@ describe.each([
   let proxyUrl = "";
 
   beforeAll(async () => {
-    server = await startServer({ args: ["--client-ip-header", "x-real-ip", "--auth-limit", "10/1m", "--workers", "1"] });
+    // No flag beyond the address (startServer's loopback and free port): the default client-IP header and
+    // sign-in limit (10/1m), one worker per core.
+    server = await startServer();
     running = await startProxy(proxy, dir, [Number(new URL(server.url).port)]);
     proxyUrl = running.url;
   });
@@ -65,5 +72,43 @@ describe.each([
     const ips = new Set(signIns.map((entry) => entry.ip));
     expect([...ips].sort()).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
     expect(signIns.filter((entry) => entry.ip === "127.0.0.4")).toHaveLength(11);
+  });
+
+  // Last: it stops both, so that the server's whole stderr is read.
+  test("the example sends the header foodapi reads by default: no missing-header warning", async () => {
+    await running!.stop();
+    expect(await server!.stop()).toBe(0);
+    expect(server!.stderr()).toContain("listening on");
+    expect(server!.stderr()).not.toContain(MISSING_HEADER_WARNING);
+  });
+});
+
+/**
+ * A proxy that sends X-Forwarded-For or X-Real-IP but not the header foodapi reads (the default here):
+ * every client would share the proxy's address. Each request below comes as from such a proxy.
+ */
+describe.each(["X-Forwarded-For", "X-Real-IP"])("a proxy that sends %s but not the header read", (seen) => {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({ args: ["--workers", "1"] });
+  });
+  afterAll(async () => {
+    if (server && server.process.exitCode === null) await server.stop();
+  });
+
+  test("is warned about once, naming the setting and the header seen, never its value", async () => {
+    const fromProxy = () => fetch(`${server!.url}/v1/meta`, { headers: { [seen]: "198.51.100.7" } });
+    for (let i = 0; i < 5; i++) expect((await fromProxy()).status).toBe(200);
+    const line = (await server!.waitForStderr(/^.*set --client-ip-header \(FOODAPI_CLIENT_IP_HEADER\).*$/m))[0];
+    for (let i = 0; i < 5; i++) expect((await fromProxy()).status).toBe(200);
+    // Stopped, so that its whole stderr is read.
+    expect(await server!.stop()).toBe(0);
+    const stderr = server!.stderr();
+    expect(stderr.split(MISSING_HEADER_WARNING)).toHaveLength(2);
+    const warning = JSON.parse(line) as Record<string, string>;
+    expect(warning.level).toBe("warn");
+    expect(warning.message).toContain(seen);
+    expect(warning.message).toContain("cf-connecting-ip");
+    expect(stderr).not.toContain("198.51.100.7");
   });
 });

@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import { clientIpOf } from "../../platform/http/client-ip";
+import { clientIpOf, missingClientIpHeaderCheck } from "../../platform/http/client-ip";
 import { splitUrl, withAbsoluteUrl } from "../../platform/http/direct-routes";
 import { errorDescription } from "../../platform/http/error-catalog";
 import { errorResponse } from "../../platform/http/errors";
@@ -28,6 +28,8 @@ export interface HttpServerOptions {
   hostname: string;
   port: number;
   clientIpHeader: string | null;
+  /** Warnings while serving (a proxy that does not set the client-IP header); undefined at --log-level error. */
+  warn?: (message: string) => void;
   handle: (request: Request) => Promise<Response> | Response;
   /** The access log; undefined below --log-level info. */
   log: ((entry: AccessLogEntry) => void) | undefined;
@@ -52,6 +54,7 @@ export interface HttpServerOptions {
 const HEADERS_TOO_LARGE = errorDescription("HEADERS_TOO_LARGE", []);
 
 export function startHttpServer(options: HttpServerOptions): Server<undefined> {
+  const checkClientIpHeader = options.warn ? missingClientIpHeaderCheck(options.clientIpHeader, options.warn) : undefined;
   const server = Bun.serve({
     hostname: options.hostname,
     port: options.port,
@@ -70,6 +73,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       // if the client-IP rule needs it (request-context.ts), once.
       let peer: string | null | undefined = null;
       requestFacts(request).peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
+      checkClientIpHeader?.(received.headers);
       const response = headBytes(received) > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
       return response instanceof Promise ? response.then((r) => finished(request, r, started)) : finished(request, response, started);

@@ -48,3 +48,31 @@ function ipv6Prefix64(address: string): string {
     : headGroups;
   return groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":");
 }
+
+/** Headers a proxy that forwards sets; one of them without the header read means a proxy in front that does not set it. */
+const PROXY_HEADERS = [
+  ["x-forwarded-for", "X-Forwarded-For"],
+  ["x-real-ip", "X-Real-IP"],
+] as const;
+
+/**
+ * A check for each request that warns once per process when a proxy in front does not set the client-IP
+ * header: every client behind it then counts as the proxy's own address, and shares its per-IP limits.
+ * Looks further only when the configured header is absent; the line names the setting and the header
+ * seen, never its value (a client's address).
+ */
+export function missingClientIpHeaderCheck(header: string | null, warn: (message: string) => void): (headers: Headers) => void {
+  let warned = header === null;
+  return (headers) => {
+    if (warned || headers.has(header!)) return;
+    const seen = PROXY_HEADERS.find(([name]) => headers.has(name))?.[1];
+    if (seen === undefined) return;
+    warned = true;
+    warn(
+      `a request came through a proxy (it carries ${seen}) without the '${header}' header that client IPs are read from, so every ` +
+        `client behind that proxy counts as the proxy's address and shares its per-IP limits: have the proxy set '${header}' to the ` +
+        `connecting address (deploy/nginx.conf, deploy/Caddyfile) or set --client-ip-header (FOODAPI_CLIENT_IP_HEADER) to the header it sets. ` +
+        `Warned once per process.`,
+    );
+  };
+}
