@@ -53,5 +53,12 @@ done
 [ "$compile" -eq 1 ] || exit 0
 # Bun's parser refuses a request head over --max-http-header-size itself, with a bodiless 431: raised from its
 # 16 KiB so that the app answers heads between 16 and 64 KiB with its JSON 431 (src/platform/http/head-limit.ts).
-"$BUN" build src/main.ts --compile "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=esm --outfile "$outfile" >&2
+# What `foodapi version` names (src/platform/version.ts): the commit built, "-dirty" when the tree differs from it.
+commit=unknown
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  commit=$(git rev-parse --short=12 HEAD)
+  [ -z "$(git status --porcelain)" ] || commit="$commit-dirty"
+fi
+built=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+"$BUN" build src/main.ts --compile --define "FOODAPI_BUILD_COMMIT=\"$commit\"" --define "FOODAPI_BUILD_DATE=\"$built\"" "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=esm --outfile "$outfile" >&2
 echo "built $outfile ($(du -h "$outfile" | cut -f1))" >&2

@@ -5,7 +5,7 @@ import { parseArgs, UsageError } from "./platform/config/args";
 import { ConfigError, loadConfig } from "./platform/config/config";
 import { CatalogUnavailable } from "./catalog/catalog-db";
 import { DataDirUnusable, StateStoreUnusable } from "./platform/storage/storage-fault";
-import { SERVICE_NAME, SERVICE_VERSION } from "./platform/version";
+import { BUILD, SERVICE_NAME, SERVICE_VERSION } from "./platform/version";
 
 /**
  * The entry point: picks the subcommand and maps failures to exit codes. Nothing else. Subcommands load
@@ -15,7 +15,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, COMMANDS);
   const { command } = args;
   if (args.version || command === "version") {
-    process.stdout.write(`${SERVICE_NAME} ${SERVICE_VERSION}\n`);
+    const catalog = await (await import("./catalog/catalog-db")).describeCatalog(undefined);
+    const built = BUILD.date === undefined ? "" : `, built ${BUILD.date}`;
+    process.stdout.write(`${SERVICE_NAME} ${SERVICE_VERSION} (commit ${BUILD.commit}, ${catalog}${built})\n`);
     return 0;
   }
   if (command === "help") {

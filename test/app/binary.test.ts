@@ -122,8 +122,16 @@ describe("the compiled binary", () => {
     }
   });
 
+  test("`foodapi version` names the commit and catalog it was built from, and when", () => {
+    const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
+    const id = readFileSync(join(ROOT, "dist/catalog.id"), "utf8").trim();
+    const version = runBinary(["version"]);
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout).toMatch(new RegExp(`^foodapi \\d+\\.\\d+\\.\\d+ \\(commit ${head}(-dirty)?, catalog ${id}, built \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\)\\n$`));
+  });
+
   test("version, help and an unknown command", () => {
-    expect(runBinary(["version"]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+\n$/);
+    expect(runBinary(["version"]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+ \(/);
     const help = runBinary(["--help"]);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain("foodapi import");

@@ -34,7 +34,7 @@ describe("arguments", () => {
   });
 
   test("-h, --help, -v, --version, help and each command's own usage", () => {
-    for (const flag of ["-v", "--version"]) expect(runBinary([flag]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+\n$/);
+    for (const flag of ["-v", "--version"]) expect(runBinary([flag]).stdout).toMatch(/^foodapi \d+\.\d+\.\d+ \(commit /);
     const overall = runBinary(["help"]);
     expect(overall.exitCode).toBe(0);
     for (const name of ["--port", "--key-issue-limit", "FOODAPI_TRIAL_SECRET", "TURNSTILE_SECRET_KEY", "TURNSTILE_VERIFY_URL", "--turnstile-timeout-ms", "foodapi import", "foodapi keys"]) {
