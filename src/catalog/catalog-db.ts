@@ -15,9 +15,9 @@ export const DEFAULT_CATALOG_FILE = "catalog.sqlite";
  * The read-only food catalog: a file named by `--catalog`, else the one embedded in the binary (or, when
  * running from source, dist/catalog.sqlite as build.sh leaves it).
  */
-export async function openCatalog(path: string | undefined, cacheDir: string): Promise<Database> {
+export async function openCatalog(path: string | undefined, cacheDir: string, log?: (line: string) => void): Promise<Database> {
   if (path !== undefined && !existsSync(path)) throw new CatalogUnavailable(`catalog file not found: ${path}`);
-  const file = path ?? (await embeddedCatalogFile(cacheDir));
+  const file = path ?? (await embeddedCatalogFile(cacheDir, log));
   // `immutable`: nothing writes a catalog once imported (a new import renames a new file into place), so
   // SQLite may skip the file locks and change checks it would otherwise make around every read (two
   // thirds of the cost of a one-row lookup).
@@ -48,9 +48,10 @@ const REQUIRED_DETAIL_COLUMNS = ["etag", "zstd", "gzip"];
  * The embedded catalog as a real file. SQLite cannot open a file inside the binary, and loading it into
  * memory would cost every process its full size (44 MB) and start-up time, so it is expanded once (it is
  * embedded zstd-compressed without its detail answers, 4.5 MB; catalog-expand.ts rebuilds them) into the
- * cache directory, named by its content id, and read from there.
+ * cache directory, named by its content id, and read from there. `log` hears of an expansion (1.5-2 s, on the
+ * first start of a build), so that the wait before the start-up line is explained.
  */
-export async function embeddedCatalogFile(cacheDir: string): Promise<string> {
+export async function embeddedCatalogFile(cacheDir: string, log?: (line: string) => void): Promise<string> {
   const embedded = await loadEmbeddedCatalog();
   // Running from source: build.sh leaves the uncompressed catalog next to the compressed one.
   if (!embedded.path.startsWith(EMBEDDED_ROOT)) return embedded.path.replace(/\.zst$/, "");
@@ -58,7 +59,11 @@ export async function embeddedCatalogFile(cacheDir: string): Promise<string> {
   // An expanded copy is renamed into place only once complete and flushed (catalog-expand.ts).
   if (existsSync(target)) return target;
   try {
-    return await expandCatalog(embedded.path, embedded.id, cacheDir);
+    log?.(`expanding the embedded catalog into ${target} …`);
+    const started = performance.now();
+    const expanded = await expandCatalog(embedded.path, embedded.id, cacheDir);
+    log?.(`expanded the catalog in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return expanded;
   } catch (error) {
     throw new CatalogUnavailable(
       `cannot expand the embedded catalog into ${cacheDir} (${(error as Error).message}); set --cache-dir or FOODAPI_CACHE_DIR to a writable directory`,

@@ -25,9 +25,14 @@ export async function serve(config: Config): Promise<number> {
   if (role === null) await refuseUnresolvableHost(config);
   if (role === null && config.workers > 1 && config.catalogPath === undefined) {
     // Copied out of the binary before the other workers start, so that they do not all race to do it.
-    await embeddedCatalogFile(config.cacheDir);
+    await embeddedCatalogFile(config.cacheDir, infoLog(config));
   }
   return serveInProcess(config, role);
+}
+
+/** Start-up progress (the catalog's first expansion), on stderr with the other start-up lines, from --log-level info. */
+function infoLog(config: Config): ((line: string) => void) | undefined {
+  return config.logLevel === "info" || config.logLevel === "debug" ? (line) => console.error(line) : undefined;
 }
 
 async function serveInProcess(config: Config, role: WorkerRole | null): Promise<number> {
@@ -38,7 +43,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGTERM", () => resolve("SIGTERM"));
     process.on("SIGINT", () => resolve("SIGINT"));
   });
-  const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir));
+  const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir, infoLog(config)));
   const state = await openState(config, (line) => console.error(line));
   const shutdownTasks: (() => MaybePromise<void>)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));

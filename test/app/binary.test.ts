@@ -7,7 +7,7 @@ import { runBinary, startServer } from "../helpers/binary";
 import { ROOT } from "../helpers/paths";
 
 describe("the compiled binary", () => {
-  test("expands its embedded catalog once into the cache directory, replacing older copies, and serves from it", async () => {
+  test("expands its embedded catalog once into the cache directory (saying so, with the time it took), replacing older copies, and serves from it", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-cache-"));
     const stale = join(cacheDir, "catalog-0123456789abcdef.sqlite");
     writeFileSync(stale, "an older build's copy");
@@ -19,6 +19,15 @@ describe("the compiled binary", () => {
       const server = await startServer({ args: ["--workers", "2"], env: { FOODAPI_CACHE_DIR: cacheDir } });
       try {
         expect(readdirSync(cacheDir)).toEqual([`catalog-${id}.sqlite`]);
+        // The first start says why it waits, and how long it took; once, from the process that expanded.
+        const said = server.stderr().split("\n").filter((line) => line.startsWith("expand"));
+        if (start === 0) {
+          expect(said).toHaveLength(2);
+          expect(said[0]).toBe(`expanding the embedded catalog into ${copy} …`);
+          expect(said[1]).toMatch(/^expanded the catalog in \d+\.\d s$/);
+        } else {
+          expect(said).toEqual([]);
+        }
         // Complete: with the detail answers the embedded form leaves out (test/catalog/catalog-expand.test.ts compares them).
         const expanded = new Database(copy, { readonly: true });
         expect(expanded.query("SELECT count(*) AS n FROM food_details").get()).toEqual({ n: 8789 });
