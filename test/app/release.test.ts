@@ -113,7 +113,8 @@ async function exercise(command: string[], options: { startTimeoutMs: number; se
   const run = (args: string[]) => Bun.spawnSync([...command, ...args], { cwd, env, stdout: "pipe", stderr: "pipe", timeout: 120_000 });
 
   const version = run(["version"]);
-  expect(version.stdout.toString()).toBe(`foodapi ${VERSION}\n`);
+  // The release build names its commit, catalog and date after the version (`foodapi version`).
+  expect(version.stdout.toString()).toStartWith(`foodapi ${VERSION} (commit `);
   const { child, url, stderr } = await spawnListening([...command, "serve", "--host", "127.0.0.1", "--port", "0", ...dirs, ...(options.serveArgs ?? [])], {
     cwd, env, stdout: "ignore", timeoutMs: options.startTimeoutMs, what: "the release binary", track: trackChild,
   });
