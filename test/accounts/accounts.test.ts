@@ -183,7 +183,7 @@ describe("sessions", () => {
     expect(listed).toHaveLength(MAX_SESSIONS_PER_ACCOUNT);
     expect(listed.filter((s) => s.current)).toHaveLength(1);
     for (const cookie of [signedIn[0]!, newest]) expect((await t.request("/v1/keys", { headers: { cookie } })).status).toBe(200);
-    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(`keeps at most ${MAX_SESSIONS_PER_ACCOUNT} sessions`);
+    expect(readFileSync(join(ROOT, "docs/api.md"), "utf8")).toContain(`keeps at most ${MAX_SESSIONS_PER_ACCOUNT} sessions`);
   });
 
   test("the database holds no session token and no plaintext key", async () => {

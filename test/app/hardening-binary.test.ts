@@ -15,7 +15,7 @@ const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-cache-"));
 beforeAll(async () => {
   const args = ["--workers", "1", "--cache-dir", cacheDir, "--auth-limit", "4/1m", "--free-limit", "1000000/1h", "--client-ip-header", ""];
   // The very first start of a build copies the catalog out of the binary, and the pages it read stay
-  // resident in that process (~45 MB, README): the memory test measures a server as it usually runs.
+  // resident in that process (~45 MB): the memory test measures a server as it usually runs.
   const first = await startServer({ args });
   await first.stop();
   server = await startServer({ args });
@@ -68,14 +68,14 @@ describe("answers the runtime could give before the app", () => {
     expect(logged((await server.stdoutLines(logged)).map((line) => JSON.parse(line)))).toBe(true);
   });
 
-  test("what Bun refuses itself (README: unknown method, malformed line, oversized headers) leaves the server serving", async () => {
+  test("what Bun refuses itself (docs/api.md, Errors: unknown method, malformed line, oversized headers) leaves the server serving", async () => {
     const refused = [
       await rawHttp(server.url, "FOO / HTTP/1.1\r\nHost: a\r\n\r\n", 1000),
       await rawHttp(server.url, "garbage\r\n\r\n", 1000),
       await rawHttp(server.url, `GET /v1/meta HTTP/1.1\r\nHost: a\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 1000),
       await rawHttp(server.url, "GET / HTTP/9.9\r\nHost: a\r\n\r\n", 1000),
     ];
-    // None of them is a 2xx or a 5xx from the app; the runtime's own answers are listed in the README.
+    // None of them is a 2xx or a 5xx from the app; the runtime's own answers are listed in docs/api.md.
     expect(refused.map((r) => r.status)).toEqual([0, 400, 431, 505]);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });

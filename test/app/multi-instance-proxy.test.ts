@@ -8,7 +8,7 @@ import { caddy, nginx, proxyInstalled, requestFrom, type RunningProxy, startProx
 import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRedis } from "../helpers/store-servers";
 
 /**
- * README's "More than one machine" example as written: two compiled binaries on two ports sharing one
+ * docs/deployment.md's "Several machines" example as written: two compiled binaries on two ports sharing one
  * PostgreSQL and one Redis, with the same settings, behind deploy/nginx.conf (one `server` line per
  * instance) and deploy/Caddyfile (both upstreams on `reverse_proxy`). A client sees one service: its
  * account, its key and its limits hold whichever instance the proxy picks.
@@ -21,7 +21,7 @@ let redis: StoreServer;
 let a: RunningServer;
 let b: RunningServer;
 
-describe.skipIf(missing !== undefined)("two instances behind one proxy, as README shows", () => {
+describe.skipIf(missing !== undefined)("two instances behind one proxy, as docs/deployment.md shows", () => {
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
     const env = {

@@ -7,7 +7,7 @@ import { caddy, nginx, proxyInstalled, requestFrom, type RunningProxy, startProx
 
 /**
  * The reverse-proxy examples in deploy/ (test/helpers/proxies.ts) in front of the binary on loopback,
- * started as README's Install shows: `serve` with no client-IP setting, so on the default header, which
+ * started as the README's Install shows: `serve` with no client-IP setting, so on the default header, which
  * the examples set. Clients are told apart by their source address (127.0.0.2, 127.0.0.3, ...: all of
  * 127.0.0.0/8 is loopback on Linux), as the proxy sees them.
  */

@@ -3,7 +3,7 @@ import { sr28File } from "../helpers/sr28-files";
 import { testAppWithKey } from "../helpers/test-app";
 
 /**
- * The whole relevance order, not only its first results: the README's rules ("Search relevance") restated
+ * The whole relevance order, not only its first results: docs/api.md's rules ("Search relevance") restated
  * plainly here over FOOD_DES as SR28 ships it (regexes and string splits, no code shared with
  * src/catalog/ranking.ts, which reads names in place for speed), and every page of the API's answer walked
  * against it, for single- and multi-word queries, common words with thousands of matches, and terms with
@@ -85,7 +85,7 @@ const QUERIES = [
 ];
 
 for (const q of QUERIES) {
-  test(`q=${q}: every page in the README's relevance order`, async () => {
+  test(`q=${q}: every page in the guide's relevance order`, async () => {
     const expected = expectedOrder(q);
     expect(expected.length).toBeGreaterThan(0);
     expect(await everyPage(q)).toEqual(expected);

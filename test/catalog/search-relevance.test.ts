@@ -6,9 +6,9 @@ import { oracleFoods, oracleMatches } from "../helpers/sr28-oracle";
 import { testAppWithKey } from "../helpers/test-app";
 
 /**
- * Relevance as a new user meets it: the README's table of everyday queries (section "Search relevance"),
+ * Relevance as a new user meets it: docs/api.md's table of everyday queries (section "Search relevance"),
  * each with the food a person would expect among the first three results, is read here and checked
- * against the API; and the rules the README states are checked on the queries that motivated them.
+ * against the API; and the rules the guide states are checked on the queries that motivated them.
  */
 const suite = testAppWithKey();
 
@@ -30,15 +30,16 @@ async function allPages(q: string): Promise<Item[]> {
   return items;
 }
 
-function readmeTable(): { q: string; foodNumber: string; name: string }[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("### Search relevance");
-  const section = readme.slice(start, readme.indexOf("\n## ", start));
+function guideTable(): { q: string; foodNumber: string; name: string }[] {
+  const guide = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+  const start = guide.indexOf("### Search relevance");
+  expect(start).toBeGreaterThan(-1);
+  const section = guide.slice(start, guide.indexOf("\n## ", start));
   return [...section.matchAll(/^\| `([^`]+)` \| (\d{5}) (.+?) \|$/gm)].map((m) => ({ q: m[1]!, foodNumber: m[2]!, name: m[3]! }));
 }
 
-describe("the README's everyday queries", () => {
-  const table = readmeTable();
+describe("the API guide's everyday queries", () => {
+  const table = guideTable();
 
   test("the table has at least 20 queries, each naming a real food that matches its query", () => {
     expect(table.length).toBeGreaterThanOrEqual(20);

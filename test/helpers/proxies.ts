@@ -9,7 +9,7 @@ import { pollUntil, readStream, within } from "./wait";
 /**
  * The reverse-proxy examples in deploy/, run as they are (only their addresses and ports replaced) in
  * Debian's nginx and Caddy: test/app/proxy.test.ts puts one in front of one binary, and
- * test/app/multi-instance-proxy.test.ts in front of two, as README's "More than one machine" shows.
+ * test/app/multi-instance-proxy.test.ts in front of two, as docs/deployment.md's "Several machines" shows.
  */
 const DEPLOY = join(import.meta.dir, "..", "..", "deploy");
 
@@ -24,7 +24,7 @@ export const nginx: Proxy = {
   name: "nginx",
   executable: "/usr/sbin/nginx",
   start(dir, port, upstreamPorts) {
-    // One `server` line per instance in the upstream block, as README's two-instance example says.
+    // One `server` line per instance in the upstream block, as docs/deployment.md's two-instance example says.
     const servers = upstreamPorts.map((upstream) => `server 127.0.0.1:${upstream};`).join("\n    ");
     const site = readFileSync(join(DEPLOY, "nginx.conf"), "utf8")
       .replace("server 127.0.0.1:3000;", servers)
@@ -61,7 +61,7 @@ export const caddy: Proxy = {
   name: "Caddy",
   executable: "/usr/bin/caddy",
   start(dir, port, upstreamPorts) {
-    // Several upstreams on one reverse_proxy line, as README's two-instance example says.
+    // Several upstreams on one reverse_proxy line, as docs/deployment.md's two-instance example says.
     const upstreams = upstreamPorts.map((upstream) => `127.0.0.1:${upstream}`).join(" ");
     const site = readFileSync(join(DEPLOY, "Caddyfile"), "utf8")
       .replace("food.example.org {", `http://127.0.0.1:${port} {`)

@@ -51,14 +51,14 @@ describe("config", () => {
       });
     }
 
-    test("the README's settings table shows the listed defaults", () => {
-      const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+    test("docs/configuration.md's settings table shows the listed defaults", () => {
+      const doc = readFileSync(join(import.meta.dir, "../../docs/configuration.md"), "utf8");
       for (const key of keys) {
         const s: Setting = SETTINGS[key];
         if (!s.flag) continue;
-        const row = readme.split("\n").find((line) => line.startsWith(`| \`--${s.flag}\` | \`${s.env}\` | `));
-        expect(row, `README row for --${s.flag}`).toBeDefined();
-        if (s.default !== undefined) expect(row!.split(" | ")[2]!.startsWith(`\`${s.default}\``), `README default of --${s.flag}`).toBe(true);
+        const row = doc.split("\n").find((line) => line.startsWith(`| \`--${s.flag}\` | \`${s.env}\` | `));
+        expect(row, `docs/configuration.md row for --${s.flag}`).toBeDefined();
+        if (s.default !== undefined) expect(row!.split(" | ")[2]!.startsWith(`\`${s.default}\``), `docs/configuration.md default of --${s.flag}`).toBe(true);
       }
     });
   });
