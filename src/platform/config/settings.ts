@@ -5,8 +5,8 @@
  *
  * A setting's default is declared here once: `default` is the value as an operator would write it, and
  * the loader reads it with the same parser as a flag's value, so `help` and the loader cannot disagree
- * (test/platform/config.test.ts checks that a start without settings equals one given every default, and that the
- * README's table shows them).
+ * (test/platform/config.test.ts checks that a start without settings equals one given every default, and that
+ * docs/configuration.md's table, generated from this list by `npm run docs:config`, shows them).
  * A setting without one has `unset`: what no value means, in words (derived at start, or nothing).
  */
 interface SettingBase {
