@@ -1,5 +1,5 @@
 /**
- * The layers of src/ (README.md, "Architecture"), checked by `npm run lint:deps` in `npm test`:
+ * The layers of src/ (docs/architecture.md), checked by `npm run lint:deps` in `npm test`:
  *   src/main.ts, src/cli/   entry points
  *   src/app/                the composition root: the only place that knows every capability
  *   src/<capability>/       one feature each, importing another only along the data's own references

@@ -1,5 +1,5 @@
 /**
- * Relevance order for name search (README "Search relevance"). SR28 names run from the general to the
+ * Relevance order for name search (docs/api.md, "Search relevance"). SR28 names run from the general to the
  * particular ("Apples, raw, with skin"; "Cheese, cheddar"), and branded and restaurant items sit beside the
  * plain foods ("APPLEBEE'S, chili"). Lower keys first, compared in this order:
  *

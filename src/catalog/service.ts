@@ -248,7 +248,7 @@ const DETAIL_CODINGS = [...STORED_CODINGS, "br"] as const satisfies readonly Cod
  * for the food, and kept the same way: made once per food per worker (~0.4 ms), never evicted (at most the
  * catalog's br forms, ~18 MB), so never made again. Stored at import instead, they would add as much to the
  * catalog file and more than double the first start's rebuild of the stored answers, for the few clients that
- * take br alone (README, "Decisions not fixed by the spec"). Any other client gets the gzip form decompressed
+ * take br alone (design §9; figures in docs/performance.md). Any other client gets the gzip form decompressed
  * for its request, and nothing of it is kept: under random access a cache of decompressed answers hit a few
  * per cent of requests, and the 16 KB buffers it retained, freed in bursts by the collector, made the
  * allocator return pages to the kernel and fault them back in, costly on a virtual machine: without the

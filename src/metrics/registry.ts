@@ -2,7 +2,7 @@
  * The request metrics one process keeps: counts by route template, method and status, a latency
  * histogram per route, refusals (401, 429) by cause. Hand-written rather than
  * prom-client: `record` runs on every request, and measured against prom-client's labelled
- * `inc` + `observe` it costs a fraction (README "Metrics" has the figures). A snapshot is plain data, so
+ * `inc` + `observe` it costs a fraction (docs/performance.md has the figures). A snapshot is plain data, so
  * that workers can send theirs to the process being scraped (fleet.ts) and the text format is written
  * once, from the merged snapshots (exposition.ts).
  *
