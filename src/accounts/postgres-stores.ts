@@ -1,7 +1,10 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { sessions, users } from "./postgres-schema";
+import { sessions as sessionsTable, users as usersTable } from "./tables";
 import type { AccountStore, DeletedAccount, DeleteOwned, SessionStore } from "./store";
+
+const sessions = sessionsTable.postgres;
+const users = usersTable.postgres;
 
 /** Text PostgreSQL cannot hold: an id from a request with a NUL is nobody's (as keys/postgres-store.ts has it). */
 const impossible = (id: string) => id.includes("\u0000");

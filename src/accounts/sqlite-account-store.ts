@@ -1,7 +1,10 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
-import { sessions, users } from "./sqlite-schema";
+import { sessions as sessionsTable, users as usersTable } from "./tables";
 import type { AccountStore, DeletedAccount, DeleteOwned, PasswordChanged, PasswordChangeOptions, Session, User } from "./store";
+
+const sessions = sessionsTable.sqlite;
+const users = usersTable.sqlite;
 
 /** `deleteOwned` runs inside the deletion's transaction, on the same database (sqlite-state.ts). */
 export function createSqliteAccountStore({ db, sqlite }: StateDb, deleteOwned: DeleteOwned<StateDb["db"]>): AccountStore {

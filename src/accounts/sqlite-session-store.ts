@@ -1,7 +1,10 @@
 import { and, desc, eq, inArray, isNull, lte, ne, notInArray, sql } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
-import { sessions, users } from "./sqlite-schema";
+import { sessions as sessionsTable, users as usersTable } from "./tables";
 import type { Session, SessionBounds, SessionStore } from "./store";
+
+const sessions = sessionsTable.sqlite;
+const users = usersTable.sqlite;
 
 export function createSqliteSessionStore({ db, sqlite }: StateDb): SessionStore {
   // IMMEDIATE: the check, the insert and the trimming hold the write lock together, so a password change,

@@ -1,8 +1,11 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { users } from "../accounts/postgres-schema";
-import { apiKeys } from "./postgres-schema";
+import { users as usersTable } from "../accounts/tables";
+import { apiKeys as apiKeysTable } from "./tables";
 import { type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+
+const users = usersTable.postgres;
+const apiKeys = apiKeysTable.postgres;
 
 const NO_NEWS: readonly string[] = [];
 

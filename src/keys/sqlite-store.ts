@@ -1,9 +1,13 @@
 import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { users } from "../accounts/sqlite-schema";
+import { users as usersTable } from "../accounts/tables";
 import type { StateDb } from "../platform/storage/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
-import { apiKeys, keyRevocations } from "./sqlite-schema";
+import { apiKeys as apiKeysTable, keyRevocations as keyRevocationsTable } from "./tables";
 import { ALL_KEYS, type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+
+const users = usersTable.sqlite;
+const apiKeys = apiKeysTable.sqlite;
+const keyRevocations = keyRevocationsTable.sqlite;
 
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;

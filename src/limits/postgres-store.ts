@@ -1,7 +1,9 @@
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { rateCounters } from "./postgres-schema";
+import { rateCounters as rateCountersTable } from "./tables";
 import { grantable, type Grant, type LimitStore } from "./store";
+
+const rateCounters = rateCountersTable.postgres;
 
 /**
  * The second key of the two-key advisory locks that serialise grants per bucket (the first is the

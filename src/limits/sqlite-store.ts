@@ -1,7 +1,9 @@
 import { and, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
-import { rateCounters } from "./sqlite-schema";
+import { rateCounters as rateCountersTable } from "./tables";
 import { grantable, type Grant, type LimitStore } from "./store";
+
+const rateCounters = rateCountersTable.sqlite;
 
 /** Rate-limit counters in the state database, so that the processes sharing it agree. */
 export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {

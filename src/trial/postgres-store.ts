@@ -1,7 +1,11 @@
 import { eq, inArray, lte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { secrets, trialUsage, usedChallenges } from "./postgres-schema";
+import { secrets as secretsTable, trialUsage as trialUsageTable, usedChallenges as usedChallengesTable } from "./tables";
 import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
+
+const secrets = secretsTable.postgres;
+const trialUsage = trialUsageTable.postgres;
+const usedChallenges = usedChallengesTable.postgres;
 
 export function createPostgresTrialStore(db: BunSQLDatabase): TrialStore {
   // The trial routes' per-request statement, built once. One statement, atomic by itself: the upsert

@@ -1,7 +1,11 @@
 import { eq, inArray, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
-import { secrets, trialUsage, usedChallenges } from "./sqlite-schema";
+import { secrets as secretsTable, trialUsage as trialUsageTable, usedChallenges as usedChallengesTable } from "./tables";
 import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
+
+const secrets = secretsTable.sqlite;
+const trialUsage = trialUsageTable.sqlite;
+const usedChallenges = usedChallengesTable.sqlite;
 
 export function createSqliteTrialStore({ db }: StateDb): TrialStore {
   return {

@@ -1,7 +1,9 @@
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { keyUsage } from "./postgres-schema";
+import { keyUsage as keyUsageTable } from "./tables";
 import type { UsageStore } from "./store";
+
+const keyUsage = keyUsageTable.postgres;
 
 /** Deltas per statement: a flush of many keys is a few statements, each of bounded size. */
 const ADD_CHUNK = 500;

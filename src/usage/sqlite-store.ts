@@ -1,7 +1,9 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
-import { keyUsage } from "./sqlite-schema";
+import { keyUsage as keyUsageTable } from "./tables";
 import type { UsageDelta, UsageStore } from "./store";
+
+const keyUsage = keyUsageTable.sqlite;
 
 /** Usage counts in the state database, shared by every process on the data directory. */
 export function createSqliteUsageStore({ db, sqlite }: StateDb): UsageStore {

@@ -6,7 +6,8 @@ import { type RunningServer, runBinary, startServer } from "../helpers/binary";
 import { jsonPost, sessionCookie } from "../helpers/http";
 import { pollUntil } from "../helpers/wait";
 import { postgresMissing, redisMissing, type StoreServer, startPostgres, startRedis } from "../helpers/store-servers";
-import { POSTGRES_MIGRATIONS } from "../../src/platform/storage/postgres-migrations";
+import { POSTGRES_SCHEMA } from "../../src/app/state/state-schema";
+import { versionsOfNewDatabase } from "../helpers/declared-schema";
 
 /**
  * Two compiled binaries on two ports sharing one PostgreSQL and one Redis (design §11): every rule of
@@ -43,7 +44,7 @@ describe.skipIf(missing !== undefined)("two instances sharing PostgreSQL and Red
     try {
       // Every migration once (the version is the table's primary key, so a second apply would have failed).
       const versions = await sql`SELECT version FROM foodapi_schema ORDER BY version`;
-      expect(versions).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
+      expect(versions).toEqual(versionsOfNewDatabase(POSTGRES_SCHEMA));
     } finally {
       await sql.close();
     }

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
-import { sessions, users } from "../../src/accounts/postgres-schema";
-import { schemaVersions, storageProbe } from "../../src/platform/storage/postgres-schema";
-import { POSTGRES_MIGRATIONS } from "../../src/platform/storage/postgres-migrations";
+import { LEGACY_POSTGRES_MIGRATIONS } from "../../src/app/state/legacy-postgres-migrations";
+import { POSTGRES_SCHEMA } from "../../src/app/state/state-schema";
+import { postgresShape } from "../../src/platform/storage/postgres-shape";
+import { latestVersion } from "../../src/platform/storage/schema-history";
 import { openPostgresState, STORE_CALL_DEADLINE_MS } from "../../src/app/state/postgres-state";
 import type { StateStores } from "../../src/app/state/state-stores";
 import type { MaybePromise } from "../../src/platform/maybe-promise";
 import { StateStoreUnusable, storageFault } from "../../src/platform/storage/storage-fault";
 import { parsePostgresUrl } from "../../src/platform/config/config";
-import { apiKeys } from "../../src/keys/postgres-schema";
-import { rateCounters } from "../../src/limits/postgres-schema";
-import { secrets, trialUsage, usedChallenges } from "../../src/trial/postgres-schema";
-import { keyUsage } from "../../src/usage/postgres-schema";
 import { type ContractBackend, runStoreContracts } from "../contracts";
+import { declaredPostgresShape, versionsOfNewDatabase } from "../helpers/declared-schema";
 import { session, SIGNED_IN, T0, user } from "../contracts/fixtures";
 import { postgresMissing, type StoreServer, startPostgres } from "../helpers/store-servers";
 import { startTcpProxy } from "../helpers/tcp-proxy";
@@ -92,28 +89,13 @@ if (missing) {
   runStoreContracts(postgres);
 
   describe("the PostgreSQL state", () => {
-    test("migrations produce exactly the tables, columns and types the drizzle schemas describe", async () => {
+    test("migrations produce exactly the tables, columns, keys and indexes the declared tables describe", async () => {
       const url = await createDatabase();
       const stores = await openPostgresState(pg(url));
       const client = new SQL(url, { max: 1 });
       try {
-        const tables = [users, sessions, apiKeys, rateCounters, secrets, usedChallenges, trialUsage, storageProbe, schemaVersions, keyUsage] as PgTable[];
-        const columns = (await client`
-          SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public'
-        `) as Array<{ table_name: string; column_name: string; data_type: string; is_nullable: "YES" | "NO" }>;
-        const actual = columns
-          // api_keys.seq: PostgreSQL's stand-in for SQLite's rowid, hidden from the rows on purpose (keys/postgres-schema.ts).
-          .filter((c) => !(c.table_name === "api_keys" && c.column_name === "seq"))
-          .map((c) => `${c.table_name}.${c.column_name} ${c.data_type}${c.is_nullable === "NO" ? " not null" : ""}`)
-          .sort();
-        const described = tables
-          .flatMap((table) => {
-            const config = getTableConfig(table);
-            return config.columns.map((c) => `${config.name}.${c.name} ${c.getSQLType()}${c.notNull ? " not null" : ""}`);
-          })
-          .sort();
-        expect(actual).toEqual(described);
-        expect(await client`SELECT version FROM foodapi_schema ORDER BY version`).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
+        expect((await postgresShape(client, ["foodapi_schema"])).lines).toEqual(declaredPostgresShape());
+        expect(await client`SELECT version FROM foodapi_schema ORDER BY version`).toEqual(versionsOfNewDatabase(POSTGRES_SCHEMA));
       } finally {
         await client.close();
         await stores.close();
@@ -128,7 +110,7 @@ if (missing) {
       const client = new SQL(url, { max: 1 });
       try {
         // Each migration is recorded once (its version is the primary key: a second application would fail).
-        expect(await client`SELECT version FROM foodapi_schema ORDER BY version`).toEqual(POSTGRES_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
+        expect(await client`SELECT version FROM foodapi_schema ORDER BY version`).toEqual(versionsOfNewDatabase(POSTGRES_SCHEMA));
         // Both work on the one schema.
         const account = user();
         expect(await both[0].accounts.insert(account)).toEqual(account);
@@ -147,11 +129,88 @@ if (missing) {
       const url = await createDatabase(await migratedTemplate());
       const client = new SQL(url, { max: 1 });
       try {
-        await client`INSERT INTO foodapi_schema (version) VALUES (${POSTGRES_MIGRATIONS.length + 1})`;
+        await client`INSERT INTO foodapi_schema (version) VALUES (${latestVersion(POSTGRES_SCHEMA) + 1})`;
         const error = await openPostgresState(pg(url)).catch((e) => e);
         expect(error).toBeInstanceOf(StateStoreUnusable);
-        expect(error.message).toContain(`is at schema version ${POSTGRES_MIGRATIONS.length + 1}, newer than this foodapi knows`);
+        expect(error.message).toContain(`is at schema version ${latestVersion(POSTGRES_SCHEMA) + 1}, newer than this foodapi knows`);
         expect(error.message).toContain(new URL(url).pathname);
+      } finally {
+        await client.close();
+        await dropDatabase(url);
+      }
+    });
+
+    /** A database as the last release of the hand-written history left it (schema 3), with a row in every table. */
+    async function legacyDatabase(): Promise<string> {
+      const url = await createDatabase();
+      const client = new SQL(url, { max: 1 });
+      try {
+        await client.unsafe("CREATE TABLE foodapi_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+        for (const [version, migration] of LEGACY_POSTGRES_MIGRATIONS.entries()) {
+          await client.unsafe(migration).simple();
+          await client.unsafe(`INSERT INTO foodapi_schema (version) VALUES (${version + 1})`);
+        }
+        await client.unsafe(`
+          INSERT INTO users VALUES ('u1', 'a@example.com', 'A', true, NULL, 'hash', 1, 2, NULL), ('u2', 'b@example.com', 'B', false, 'img', NULL, 3, 4, 5);
+          INSERT INTO sessions VALUES ('s1', 'th', 'u1', 10, true, 1, 2, '127.0.0.1', 'agent');
+          INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, tier, created_at, last_used_at, revoked_at)
+            VALUES ('k1', 'u1', 'kept', 'fnk_a', 'kh1', 'free', 1, 5, NULL), ('k2', 'u1', 'same ms', 'fnk_b', 'kh2', 'free', 1, NULL, NULL);
+          INSERT INTO key_usage VALUES ('k1', 100, 7, 1);
+          INSERT INTO rate_counters VALUES ('key:k1', 42, 3, 99);
+          INSERT INTO secrets VALUES ('trial', 's3cret');
+          INSERT INTO used_challenges VALUES ('c1', 50);
+          INSERT INTO trial_usage VALUES ('j1', 7, 60);
+          INSERT INTO storage_probe VALUES (1, 70);
+        `).simple();
+      } finally {
+        await client.close();
+      }
+      return url;
+    }
+
+    const STATE_TABLES = ["users", "sessions", "api_keys", "key_usage", "rate_counters", "secrets", "used_challenges", "trial_usage", "storage_probe"];
+    const allRows = async (client: SQL) =>
+      Object.fromEntries(await Promise.all(STATE_TABLES.map(async (table) => [table, [...(await client.unsafe(`SELECT * FROM ${table} ORDER BY 1, 2`))]])));
+
+    test("a database made by the hand-written history (schema 3) is adopted: every row kept, then a new database's schema, constraint names included", async () => {
+      const url = await legacyDatabase();
+      const freshUrl = await createDatabase(await migratedTemplate());
+      const client = new SQL(url, { max: 1 });
+      const freshClient = new SQL(freshUrl, { max: 1 });
+      const lines: string[] = [];
+      try {
+        const rows = await allRows(client);
+        const stores = await openPostgresState(pg(url), (line) => lines.push(line));
+        expect(lines).toEqual([`state database ${pg(url).display}: migrated from schema ${LEGACY_POSTGRES_MIGRATIONS.length} to ${latestVersion(POSTGRES_SCHEMA)}`]);
+        expect(await allRows(client)).toEqual(rows);
+        const adopted = await postgresShape(client, ["foodapi_schema"]);
+        expect(adopted.lines).toEqual(declaredPostgresShape());
+        expect([...adopted.constraints].sort()).toEqual([...(await postgresShape(freshClient, ["foodapi_schema"])).constraints].sort());
+        // The keys' insertion order is kept: of two issued in the same millisecond, the later lists first.
+        expect((await stores.keys.listActive("u1")).map((key) => key.id)).toEqual(["k2", "k1"]);
+        await stores.close();
+        // A restart migrates nothing more.
+        await (await openPostgresState(pg(url), (line) => lines.push(line))).close();
+        expect(lines).toHaveLength(1);
+      } finally {
+        await client.close();
+        await freshClient.close();
+        await dropDatabase(url);
+        await dropDatabase(freshUrl);
+      }
+    });
+
+    test("a database at schema 3 whose tables are not schema 3's is refused, naming the difference, and left as it was", async () => {
+      const url = await legacyDatabase();
+      const client = new SQL(url, { max: 1 });
+      try {
+        await client.unsafe("ALTER TABLE users ADD COLUMN nickname text; DROP INDEX sessions_user_idx").simple();
+        const error = await openPostgresState(pg(url)).catch((e) => e);
+        expect(error).toBeInstanceOf(StateStoreUnusable);
+        expect(error.message).toContain(`is at schema version ${LEGACY_POSTGRES_MIGRATIONS.length} but its tables are not that version's`);
+        expect(error.message).toContain("missing index sessions_user_idx on sessions (user_id)");
+        expect(error.message).toContain("unexpected column users.nickname text");
+        expect(await client`SELECT max(version)::integer AS version FROM foodapi_schema`).toEqual([{ version: LEGACY_POSTGRES_MIGRATIONS.length }]);
       } finally {
         await client.close();
         await dropDatabase(url);

@@ -7,8 +7,7 @@ import { join } from "node:path";
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "../../src/platform/storage/redis";
 import { parseRedisUrl } from "../../src/platform/config/config";
 import { openRedisCounters, stateWithCounters, withRedis } from "../../src/app/state/redis-state";
-import { openSqliteState, sqliteStores } from "../../src/app/state/sqlite-state";
-import { openStateDb } from "../../src/platform/storage/state-db";
+import { openSqliteState, openSqliteStateDb, sqliteStores } from "../../src/app/state/sqlite-state";
 import type { StateStores } from "../../src/app/state/state-stores";
 import { storageFault } from "../../src/platform/storage/storage-fault";
 import { TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
@@ -80,7 +79,7 @@ if (missing) {
       const stores = await open(openSqliteState(dataDir));
       return {
         stores,
-        peer: () => open(sqliteStores(openStateDb(dataDir))),
+        peer: () => open(sqliteStores(openSqliteStateDb(dataDir))),
         async parallel(n) {
           // Threads with their own SQLite connections, each with Redis clients of its own.
           const lease = await threads.lend(n, dataDir);
@@ -260,7 +259,7 @@ if (missing) {
       const dataDir = mkdtempSync(join(tmpdir(), "foodapi-redis-outage-"));
       const prefix = freshPrefix();
       const stores = await withRedis(openSqliteState(dataDir), redisAt(redisUrl), { prefix });
-      const other = await withRedis(sqliteStores(openStateDb(dataDir)), redisAt(redisUrl), { prefix });
+      const other = await withRedis(sqliteStores(openSqliteStateDb(dataDir)), redisAt(redisUrl), { prefix });
       return {
         stores,
         other,

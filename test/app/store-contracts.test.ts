@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openSqliteState, sqliteStores } from "../../src/app/state/sqlite-state";
-import { openStateDb } from "../../src/platform/storage/state-db";
+import { openSqliteState, openSqliteStateDb, sqliteStores } from "../../src/app/state/sqlite-state";
 import type { StateStores } from "../../src/app/state/state-stores";
 import type { TrialStore } from "../../src/trial/store";
 import { type ContractBackend, runStoreContracts } from "../contracts";
@@ -29,7 +28,7 @@ const sqlite: ContractBackend = {
     return {
       stores,
       async peer() {
-        const peer = sqliteStores(openStateDb(dataDir));
+        const peer = sqliteStores(openSqliteStateDb(dataDir));
         peers.push(peer);
         return peer;
       },

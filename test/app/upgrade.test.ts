@@ -3,7 +3,8 @@ import { Database } from "bun:sqlite";
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { STATE_MIGRATIONS } from "../../src/platform/storage/state-migrations";
+import { SQLITE_SCHEMA } from "../../src/app/state/state-schema";
+import { latestVersion } from "../../src/platform/storage/schema-history";
 import type { FixtureFacts } from "../fixtures/make-data-fb787c4";
 import fixture from "../fixtures/data-fb787c4.json";
 import { type RunningServer, startServer } from "../helpers/binary";
@@ -16,7 +17,7 @@ import { jsonPost, sessionCookie } from "../helpers/http";
  */
 const facts: FixtureFacts = fixture;
 const FIXTURE_DIR = join(import.meta.dir, "../fixtures/data-fb787c4");
-const LATEST = STATE_MIGRATIONS.length;
+const LATEST = latestVersion(SQLITE_SCHEMA);
 
 describe("upgrading from the data directory of fb787c4", () => {
   const root = mkdtempSync(join(tmpdir(), "foodapi-upgrade-"));

@@ -4,7 +4,9 @@ import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, m
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackupOutput, RestoreOutput } from "../../src/cli/admin-model";
-import { STATE_MIGRATIONS } from "../../src/platform/storage/state-migrations";
+import { LEGACY_SQLITE_MIGRATIONS } from "../../src/app/state/legacy-sqlite-migrations";
+import { SQLITE_SCHEMA } from "../../src/app/state/state-schema";
+import { latestVersion } from "../../src/platform/storage/schema-history";
 import { obtainTrialToken } from "../helpers/altcha";
 import { IS_ROOT, type RunningServer, runBinaryAsync, runBinaryWithPid, startServer } from "../helpers/binary";
 import { expectRefusal, parseJsonOutput } from "../helpers/cli-output";
@@ -85,7 +87,7 @@ describe("foodapi backup under load", () => {
     await load;
 
     const output = parseJsonOutput(BackupOutput, run);
-    expect(output).toEqual({ file: backupFile, bytes: statSync(backupFile).size, schemaVersion: STATE_MIGRATIONS.length });
+    expect(output).toEqual({ file: backupFile, bytes: statSync(backupFile).size, schemaVersion: latestVersion(SQLITE_SCHEMA) });
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     // Written beside the file and renamed: nothing else is left in its directory.
     expect(readdirSync(join(backupFile, ".."))).toEqual(["state-backup.sqlite"]);
@@ -215,7 +217,7 @@ describe("foodapi restore", () => {
     const cwd = mkdtempSync(join(tmpdir(), "foodapi-restored-"));
     const run = await runBinaryAsync(["restore", backupFile, "--json"], { cwd });
     const output = parseJsonOutput(RestoreOutput, run);
-    expect(output).toEqual({ stateFile: join(cwd, "data", "state.sqlite"), restoredFrom: backupFile, replacedStateKeptAt: null, schemaVersion: STATE_MIGRATIONS.length });
+    expect(output).toEqual({ stateFile: join(cwd, "data", "state.sqlite"), restoredFrom: backupFile, replacedStateKeptAt: null, schemaVersion: latestVersion(SQLITE_SCHEMA) });
     expect(statSync(join(cwd, "data")).mode & 0o777).toBe(0o700);
     expect(statSync(join(cwd, "data", "state.sqlite")).mode & 0o777).toBe(0o600);
 
@@ -281,7 +283,7 @@ describe("foodapi restore", () => {
     const newer = join(dir, "newer.sqlite");
     copyFileSync(backupFile, newer);
     const db = new Database(newer);
-    db.run(`PRAGMA user_version = ${STATE_MIGRATIONS.length + 1}`);
+    db.run(`PRAGMA user_version = ${latestVersion(SQLITE_SCHEMA) + 1}`);
     db.close();
     const other = join(dir, "other.sqlite");
     new Database(other, { create: true }).run("CREATE TABLE t (x)");
@@ -290,7 +292,7 @@ describe("foodapi restore", () => {
     for (const [file, words] of [
       [truncated, ["truncated.sqlite", "damaged", "nothing was changed"]],
       [text, ["notes.txt", "not a whole SQLite database"]],
-      [newer, [`schema version ${STATE_MIGRATIONS.length + 1}, newer than this foodapi knows (${STATE_MIGRATIONS.length})`]],
+      [newer, [`schema version ${latestVersion(SQLITE_SCHEMA) + 1}, newer than this foodapi knows (${latestVersion(SQLITE_SCHEMA)})`]],
       [other, ["not a foodapi state database"]],
       [join(dir, "missing.sqlite"), ["no backup file at"]],
     ] as const) {
@@ -325,7 +327,7 @@ describe("foodapi restore", () => {
   test("restores a backup from an older schema version (its own schema, checked as that version's)", async () => {
     const older = join(mkdtempSync(join(tmpdir(), "foodapi-older-backup-")), "older.sqlite");
     const db = new Database(older, { create: true });
-    for (const [version, migration] of STATE_MIGRATIONS.slice(0, 5).entries()) {
+    for (const [version, migration] of LEGACY_SQLITE_MIGRATIONS.slice(0, 5).entries()) {
       db.run(migration);
       db.run(`PRAGMA user_version = ${version + 1}`);
     }

@@ -1,4 +1,4 @@
-import { openStateDb } from "../../src/platform/storage/state-db";
+import { openSqliteStateDb } from "../../src/app/state/sqlite-state";
 
 /**
  * One of many processes opening a state database together (test/platform/state-db-race.test.ts): says "ready" once
@@ -7,7 +7,7 @@ import { openStateDb } from "../../src/platform/storage/state-db";
 process.stdout.write("ready\n");
 await Bun.stdin.text();
 try {
-  openStateDb(process.argv[2]!).sqlite.close();
+  openSqliteStateDb(process.argv[2]!).sqlite.close();
 } catch (error) {
   process.stdout.write(`failed: ${(error as Error).message}\n`);
   process.exit(1);

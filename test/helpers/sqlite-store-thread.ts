@@ -1,5 +1,4 @@
-import { sqliteStores } from "../../src/app/state/sqlite-state";
-import { openStateDb } from "../../src/platform/storage/state-db";
+import { openSqliteStateDb, sqliteStores } from "../../src/app/state/sqlite-state";
 import type { StateStores } from "../../src/app/state/state-stores";
 import type { StoreReply, StoreRequest } from "./store-threads";
 
@@ -14,7 +13,7 @@ let stores: StateStores | undefined;
 async function run(request: StoreRequest): Promise<unknown> {
   switch (request.op) {
     case "open":
-      stores = sqliteStores(openStateDb(request.dataDir));
+      stores = sqliteStores(openSqliteStateDb(request.dataDir));
       return;
     case "close":
       await stores?.close();

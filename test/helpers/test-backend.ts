@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { openPostgresState } from "../../src/app/state/postgres-state";
 import { parsePostgresUrl, parseRedisUrl } from "../../src/platform/config/config";
 import { withRedis } from "../../src/app/state/redis-state";
-import { sqliteStores } from "../../src/app/state/sqlite-state";
-import { openStateDb, type StateDb } from "../../src/platform/storage/state-db";
+import { openSqliteStateDb, sqliteStores } from "../../src/app/state/sqlite-state";
+import type { StateDb } from "../../src/platform/storage/state-db";
 import type { StateStores } from "../../src/app/state/state-stores";
 import { atRunEnd } from "./hygiene";
 import { type StoreServer, startPostgres, startRedis } from "./store-servers";
@@ -78,7 +78,7 @@ export function openTestState(dataDir: string): Promise<TestState> {
 }
 
 function sqliteState(dataDir: string): TestState {
-  const state = openStateDb(dataDir);
+  const state = openSqliteStateDb(dataDir);
   const file = join(dataDir, "state.sqlite");
   const peers: StateDb[] = [];
   const rows = async <T>(sql: string, ...params: unknown[]) => state.sqlite.query(sql).all(...(params as never[])) as T[];
@@ -101,7 +101,7 @@ function sqliteState(dataDir: string): TestState {
       return `${read(file)}\n${read(`${file}-wal`)}`;
     },
     async peer() {
-      const other = openStateDb(dataDir);
+      const other = openSqliteStateDb(dataDir);
       peers.push(other);
       return sqliteStores(other);
     },

@@ -3,16 +3,19 @@ import { drizzle } from "drizzle-orm/bun-sql";
 import { eq } from "drizzle-orm";
 import { createPostgresAccountStore, createPostgresSessionStore, type PostgresTx } from "../../accounts/postgres-stores";
 import type { DeletedAccount, DeleteOwned } from "../../accounts/store";
-import { apiKeys } from "../../keys/postgres-schema";
+import { apiKeys as apiKeysTable } from "../../keys/tables";
 import { createPostgresKeyRevocations, createPostgresKeyStore } from "../../keys/postgres-store";
 import { createPostgresLimitStore } from "../../limits/postgres-store";
 import { isPromise } from "../../platform/maybe-promise";
 import { createPostgresTrialStore } from "../../trial/postgres-store";
 import { createPostgresUsageStore } from "../../usage/postgres-store";
 import type { PostgresUrl } from "../../platform/config/config";
-import { POSTGRES_MIGRATIONS } from "../../platform/storage/postgres-migrations";
+import { migratePostgres } from "../../platform/storage/postgres-migrations";
+import { POSTGRES_SCHEMA } from "./state-schema";
 import type { StateStores } from "./state-stores";
 import { StateStoreUnusable, type StorageFault, StorageTimeout, storageFault } from "../../platform/storage/storage-fault";
+
+const apiKeys = apiKeysTable.postgres;
 
 /**
  * The state in PostgreSQL (15 or later), for any number of instances sharing one database.
@@ -30,20 +33,11 @@ const STATEMENT_TIMEOUT_MS = 1500;
 const CONNECT_TIMEOUT_S = 2;
 /** A client that vanished inside a transaction (killed, cut off) holds its locks no longer than this. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 5000;
-/** Migrations may wait for another instance's migrations, and a future one may rewrite a large table. */
-const MIGRATION_STATEMENT_TIMEOUT = "5min";
 /** Connections per instance (per process with `--workers`). */
 const POOL_SIZE = 10;
 
 /** A server that is still starting (or restarting) when foodapi starts is waited for this long in all. */
 const CONNECT_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
-
-/**
- * The two-key advisory lock that migrations run under: instances starting together on one database take
- * turns, and the later ones find the schema applied. Its own key space ("food", 0): the rate limiter's
- * locks use another first key (limits/postgres-store.ts).
- */
-const MIGRATION_LOCK = [0x666f_6f64, 0] as const;
 
 export interface PostgresStateOptions {
   /** Connections in the pool (default 10). */
@@ -134,30 +128,10 @@ function unusable(where: string, error: unknown, attempts: number): StateStoreUn
   return new StateStoreUnusable(`cannot use the state database ${where}${tries}: ${why} (set --state-url or FOODAPI_STATE_URL)`);
 }
 
-/**
- * Applies the migrations the database lacks, all in one transaction under the migration lock: of
- * instances starting together on an empty database one applies them, the others wait for its commit and
- * find nothing to do; an instance killed halfway leaves nothing applied. The schema versions it went from
- * and to, if any.
- */
+/** The migrations the database lacks (platform/storage/postgres-migrations.ts); a failure is one line. */
 async function migrate(client: SQL, where: string): Promise<{ from: number; to: number } | null> {
   try {
-    return await client.begin(async (tx) => {
-      await tx.unsafe(`SET LOCAL statement_timeout = '${MIGRATION_STATEMENT_TIMEOUT}'`);
-      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK[0]}, ${MIGRATION_LOCK[1]})`;
-      await tx.unsafe("CREATE TABLE IF NOT EXISTS foodapi_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
-      const [{ version }] = (await tx`SELECT coalesce(max(version), 0)::integer AS version FROM foodapi_schema`) as [{ version: number }];
-      if (version > POSTGRES_MIGRATIONS.length) {
-        throw new StateStoreUnusable(
-          `the state database ${where} is at schema version ${version}, newer than this foodapi knows (${POSTGRES_MIGRATIONS.length}); run the newer version`,
-        );
-      }
-      for (let next = version; next < POSTGRES_MIGRATIONS.length; next++) {
-        await tx.unsafe(POSTGRES_MIGRATIONS[next]!).simple();
-        await tx`INSERT INTO foodapi_schema (version) VALUES (${next + 1})`;
-      }
-      return version === POSTGRES_MIGRATIONS.length ? null : { from: version, to: POSTGRES_MIGRATIONS.length };
-    });
+    return await migratePostgres(client, where, POSTGRES_SCHEMA);
   } catch (error) {
     if (error instanceof StateStoreUnusable) throw error;
     // A fault (the server went away meanwhile) or the server refusing a migration: either way one line.

@@ -1,9 +1,9 @@
 import { eq, inArray } from "drizzle-orm";
 import { createSqliteAccountStore } from "../../accounts/sqlite-account-store";
 import type { DeleteOwned } from "../../accounts/store";
-import { apiKeys, keyRevocations } from "../../keys/sqlite-schema";
+import { apiKeys as apiKeysTable, keyRevocations as keyRevocationsTable } from "../../keys/tables";
 import { ALL_KEYS } from "../../keys/store";
-import { keyUsage } from "../../usage/sqlite-schema";
+import { keyUsage as keyUsageTable } from "../../usage/tables";
 import { createSqliteSessionStore } from "../../accounts/sqlite-session-store";
 import { createSqliteKeyRevocations, createSqliteKeyStore } from "../../keys/sqlite-store";
 import { createSqliteLimitStore } from "../../limits/sqlite-store";
@@ -11,7 +11,12 @@ import { createSqliteTrialStore } from "../../trial/sqlite-store";
 import { createSqliteUsageStore } from "../../usage/sqlite-store";
 import { openStateDb, type StateDb } from "../../platform/storage/state-db";
 import { dataDirUnusable } from "../../platform/storage/storage-fault";
+import { SQLITE_SCHEMA } from "./state-schema";
 import type { StateStores } from "./state-stores";
+
+const apiKeys = apiKeysTable.sqlite;
+const keyRevocations = keyRevocationsTable.sqlite;
+const keyUsage = keyUsageTable.sqlite;
 
 /**
  * An account's keys, their usage and revocation entries, deleted in the account's deletion transaction
@@ -34,9 +39,12 @@ const deleteAccountKeys: DeleteOwned<StateDb["db"]> = (db, userId, now) => {
   return keys;
 };
 
-/** The stores over the SQLite state database in `dataDir` (opened, migrated; see state-db.ts). */
+/** The state database in `dataDir`, opened and migrated to this binary's schema (state-db.ts, state-schema.ts). */
+export const openSqliteStateDb = (dataDir: string, log?: (line: string) => void): StateDb => openStateDb(dataDir, SQLITE_SCHEMA, log);
+
+/** The stores over the SQLite state database in `dataDir`. */
 export function openSqliteState(dataDir: string, log?: (line: string) => void): StateStores {
-  const state = openStateDb(dataDir, log);
+  const state = openSqliteStateDb(dataDir, log);
   try {
     return sqliteStores(state);
   } catch (error) {
@@ -50,7 +58,7 @@ export function openSqliteState(dataDir: string, log?: (line: string) => void): 
 export function sqliteStores(state: StateDb): StateStores {
   const { sqlite } = state;
   const ping = sqlite.query("SELECT 1");
-  // The one row rewritten to learn whether the database takes writes (platform/storage/schema.ts).
+  // The one row rewritten to learn whether the database takes writes (platform/storage/tables.ts).
   const probe = sqlite.query<unknown, [number]>(
     "INSERT INTO storage_probe (id, written_at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
   );

@@ -3,7 +3,9 @@ import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, renameSync, 
 import { join, resolve } from "node:path";
 import { createFileBeside, DirectoryRefused, type FileBeside } from "../../platform/storage/file-beside";
 import { STATE_FILE_NAME } from "../../platform/storage/state-db";
-import { STATE_MIGRATIONS } from "../../platform/storage/state-migrations";
+import { latestVersion } from "../../platform/storage/schema-history";
+import { applySqliteHistory } from "../../platform/storage/sqlite-migrations";
+import { SQLITE_SCHEMA } from "./state-schema";
 
 /**
  * `foodapi backup` and `foodapi restore` on the SQLite state database (design §10). A backup is one
@@ -126,9 +128,9 @@ function checkBackup(copy: string, shownAs: string): number {
     if (version < 1 || FOODAPI_TABLES.some((table) => !tables.has(table))) {
       throw new StateCopyRefused(`${shownAs} is a SQLite database but not a foodapi state database (no ${FOODAPI_TABLES.join(", ")} tables); nothing was changed`);
     }
-    if (version > STATE_MIGRATIONS.length) {
+    if (version > latestVersion(SQLITE_SCHEMA)) {
       throw new StateCopyRefused(
-        `${shownAs} is at schema version ${version}, newer than this foodapi knows (${STATE_MIGRATIONS.length}); restore it with the foodapi that wrote it, or a newer one; nothing was changed`,
+        `${shownAs} is at schema version ${version}, newer than this foodapi knows (${latestVersion(SQLITE_SCHEMA)}); restore it with the foodapi that wrote it, or a newer one; nothing was changed`,
       );
     }
     const differences = schemaDifferences(db, version);
@@ -182,7 +184,7 @@ function schemaDifferences(db: Database, version: number): string[] {
 function canonicalSchema(version: number): SchemaEntry[] {
   const db = new Database(":memory:", { strict: true });
   try {
-    for (const migration of STATE_MIGRATIONS.slice(0, version)) db.run(migration);
+    applySqliteHistory(db, SQLITE_SCHEMA, version);
     return readSchema(db);
   } finally {
     db.close();

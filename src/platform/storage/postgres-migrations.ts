@@ -1,75 +1,87 @@
+import type { SQL, TransactionSQL } from "bun";
+import { postgresShape, postgresShapeOfSnapshot } from "./postgres-shape";
+import { baselineVersion, latestVersion, type SchemaHistory } from "./schema-history";
+import { shapeDifferences } from "./schema-shape";
+import { StateStoreUnusable } from "./storage-fault";
+
 /**
- * The PostgreSQL state schema's history, compiled into the binary (as state-migrations.ts is for SQLite).
- * Each entry runs once, in order, in the transaction that holds the migration lock (postgres-state.ts);
- * `foodapi_schema` records which have run. Append only: never edit a shipped entry. The drizzle tables
- * (src/<capability>/postgres-schema.ts, platform/storage/postgres-schema.ts) describe the result;
- * test/app/postgres-state.test.ts checks that they agree column for column.
- *
- * Times are epoch milliseconds in `bigint`, as the contract has them; booleans are booleans.
+ * The two-key advisory lock that migrations run under: instances starting together on one database take
+ * turns, and the later ones find the schema applied. Its own key space ("food", 0): the stores' own locks
+ * use other first keys.
  */
-export const POSTGRES_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE users (
-     id text PRIMARY KEY,
-     email text NOT NULL UNIQUE,
-     name text NOT NULL,
-     email_verified boolean NOT NULL DEFAULT false,
-     image text,
-     password_hash text,
-     created_at bigint NOT NULL,
-     updated_at bigint NOT NULL
-   );
-   CREATE TABLE sessions (
-     id text PRIMARY KEY,
-     token_hash text NOT NULL UNIQUE,
-     user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-     expires_at bigint NOT NULL,
-     persistent boolean NOT NULL,
-     created_at bigint NOT NULL,
-     updated_at bigint NOT NULL
-   );
-   CREATE INDEX sessions_user_idx ON sessions (user_id);
-   CREATE INDEX sessions_expiry_idx ON sessions (expires_at);
-   -- seq is not part of a key: it orders keys issued in the same millisecond, as rowid does in SQLite.
-   CREATE TABLE api_keys (
-     id text PRIMARY KEY,
-     user_id text NOT NULL REFERENCES users (id),
-     name text NOT NULL,
-     key_prefix text NOT NULL,
-     key_hash text NOT NULL UNIQUE,
-     tier text NOT NULL,
-     created_at bigint NOT NULL,
-     last_used_at bigint,
-     revoked_at bigint,
-     seq bigint GENERATED ALWAYS AS IDENTITY
-   );
-   CREATE INDEX api_keys_user_idx ON api_keys (user_id, created_at);
-   CREATE INDEX api_keys_revoked_idx ON api_keys (revoked_at) WHERE revoked_at IS NOT NULL;
-   CREATE TABLE rate_counters (
-     bucket text NOT NULL,
-     slot bigint NOT NULL,
-     count integer NOT NULL,
-     expires_at bigint NOT NULL,
-     PRIMARY KEY (bucket, slot)
-   );
-   CREATE INDEX rate_counters_expiry_idx ON rate_counters (expires_at);
-   CREATE TABLE secrets (name text PRIMARY KEY, value text NOT NULL);
-   CREATE TABLE used_challenges (id text PRIMARY KEY, expires_at bigint NOT NULL);
-   CREATE INDEX used_challenges_expiry_idx ON used_challenges (expires_at);
-   CREATE TABLE trial_usage (jti text PRIMARY KEY, used integer NOT NULL, expires_at bigint NOT NULL);
-   CREATE INDEX trial_usage_expiry_idx ON trial_usage (expires_at);
-   CREATE TABLE storage_probe (id integer PRIMARY KEY CHECK (id = 1), written_at bigint NOT NULL);`,
-  // Account self-service (design §12, §13): where each session was started, and requests per key per
-  // hour (src/usage/), going with their key.
-  `ALTER TABLE sessions ADD COLUMN ip_address text;
-   ALTER TABLE sessions ADD COLUMN user_agent text;
-   CREATE TABLE key_usage (
-     key_id text NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
-     hour bigint NOT NULL,
-     allowed integer NOT NULL,
-     refused integer NOT NULL,
-     PRIMARY KEY (key_id, hour)
-   );
-   CREATE INDEX key_usage_hour_idx ON key_usage (hour);`,
-  // `foodapi users disable` (as in SQLite's state-migrations.ts).
-  `ALTER TABLE users ADD COLUMN disabled_at bigint;`,
-];
+const MIGRATION_LOCK = [0x666f_6f64, 0] as const;
+/** Migrations may wait for another instance's migrations, and a future one may rewrite a large table. */
+const MIGRATION_STATEMENT_TIMEOUT = "5min";
+/** The migration runner's own table: one row per step applied, the schema's version the highest. */
+const VERSIONS_TABLE = "foodapi_schema";
+
+/**
+ * Brings the database to the latest version of `history` (schema-history.ts), all in one transaction
+ * under the migration lock: of instances starting together on an empty database one applies it, the
+ * others wait for its commit and find nothing to do; an instance killed halfway leaves nothing applied.
+ * Each step is recorded in `foodapi_schema` (its version the primary key: a step applied twice is an
+ * error, not a silent double). The schema versions it went from and to, if any. `where` names the
+ * database in a refusal (StateStoreUnusable).
+ */
+export async function migratePostgres(client: SQL, where: string, history: SchemaHistory): Promise<{ from: number; to: number } | null> {
+  const latest = latestVersion(history);
+  const legacyEnd = history.legacy.length;
+  return await client.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL statement_timeout = '${MIGRATION_STATEMENT_TIMEOUT}'`);
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK[0]}, ${MIGRATION_LOCK[1]})`;
+    await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const [{ version: from }] = (await tx.unsafe(`SELECT coalesce(max(version), 0)::integer AS version FROM ${VERSIONS_TABLE}`)) as [{ version: number }];
+    if (from > latest) {
+      throw new StateStoreUnusable(`the state database ${where} is at schema version ${from}, newer than this foodapi knows (${latest}); run the newer version`);
+    }
+    let version = from;
+    const record = async (next: number) => {
+      await tx.unsafe(`INSERT INTO ${VERSIONS_TABLE} (version) VALUES ($1)`, [next]);
+      version = next;
+    };
+    // A new database starts from the baseline, not from the legacy history.
+    if (version === 0) {
+      await applyGenerated(tx, history, 0);
+      await record(baselineVersion(history));
+    }
+    while (version < legacyEnd) {
+      await tx.unsafe(history.legacy[version]!).simple();
+      await record(version + 1);
+    }
+    if (version === legacyEnd) {
+      await adopt(tx, where, history);
+      await record(baselineVersion(history));
+    }
+    while (version < latest) {
+      await applyGenerated(tx, history, version - legacyEnd);
+      await record(version + 1);
+    }
+    return from === latest ? null : { from, to: latest };
+  });
+}
+
+async function applyGenerated(tx: TransactionSQL, history: SchemaHistory, index: number): Promise<void> {
+  for (const statement of history.generated[index]!.statements) await tx.unsafe(statement);
+}
+
+/**
+ * A database at the legacy history's end becomes one at the baseline: its schema must be the baseline's
+ * (held to the baseline's snapshot, everything but names), and its constraints then take the names
+ * drizzle-kit gave them, which later generated migrations use.
+ */
+async function adopt(tx: TransactionSQL, where: string, history: SchemaHistory): Promise<void> {
+  const expected = postgresShapeOfSnapshot(history.baseline);
+  const live = await postgresShape(tx, [VERSIONS_TABLE]);
+  const differences = shapeDifferences(expected.lines, live.lines);
+  if (differences.length > 0) {
+    throw new StateStoreUnusable(
+      `the state database ${where} is at schema version ${history.legacy.length} but its tables are not that version's (${differences.slice(0, 3).join("; ")}${differences.length > 3 ? `; ${differences.length - 3} more` : ""}); restore a dump made by pg_dump before the change`,
+    );
+  }
+  for (const [line, { table, name }] of live.constraints) {
+    const wanted = expected.constraints.get(line)!.name;
+    if (wanted !== name) await tx.unsafe(`ALTER TABLE ${quote(table)} RENAME CONSTRAINT ${quote(name)} TO ${quote(wanted)}`);
+  }
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;

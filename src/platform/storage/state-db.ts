@@ -2,7 +2,8 @@ import { Database } from "bun:sqlite";
 import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { STATE_MIGRATIONS } from "./state-migrations";
+import type { SchemaHistory } from "./schema-history";
+import { migrateSqlite } from "./sqlite-migrations";
 import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
 
 /**
@@ -15,12 +16,15 @@ export type StateDb = ReturnType<typeof openStateDb>;
 /** The state database's file in the data directory (backups restore into it: app/state/state-backup.ts). */
 export const STATE_FILE_NAME = "state.sqlite";
 
-/** `log`: where a start that migrated an existing database says so (serve and the CLI: stderr). */
-export function openStateDb(dataDir: string, log: (line: string) => void = () => {}) {
+/**
+ * `history`: the schema's migrations, which the composition root gathers (app/state/state-schema.ts). `log`:
+ * where a start that migrated an existing database says so (serve and the CLI: stderr).
+ */
+export function openStateDb(dataDir: string, history: SchemaHistory, log: (line: string) => void = () => {}) {
   const file = join(dataDir, STATE_FILE_NAME);
   try {
     prepareFiles(dataDir, file, log);
-    const sqlite = openDatabase(file, log);
+    const sqlite = openDatabase(file, history, log);
     return { sqlite, db: drizzle(sqlite), dataDir };
   } catch (error) {
     throw dataDirUnusable(dataDir, error);
@@ -67,11 +71,11 @@ function prepareFiles(dataDir: string, file: string, log: (line: string) => void
   }
 }
 
-function openDatabase(file: string, log: (line: string) => void) {
+function openDatabase(file: string, history: SchemaHistory, log: (line: string) => void) {
   const sqlite = new Database(file, { create: true, strict: true });
   try {
     configure(sqlite);
-    const applied = migrate(sqlite);
+    const applied = migrateSqlite(sqlite, history);
     // Migrations are forward only: the line tells the operator when a data directory stopped being one
     // the release before can open. A new database (from schema 0) is no such news.
     if (applied && applied.from > 0) log(`state database ${file}: migrated from schema ${applied.from} to ${applied.to}`);
@@ -94,32 +98,6 @@ function configure(sqlite: Database): void {
   // nothing; only an OS crash or power cut can roll back the latest commits.
   sqlite.run("PRAGMA synchronous = NORMAL");
   sqlite.run("PRAGMA foreign_keys = ON");
-}
-
-/** Applies the migrations this binary has and the database lacks: the schema versions it went from and to, if any. */
-function migrate(sqlite: Database): { from: number; to: number } | null {
-  const schemaVersion = () => sqlite.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version;
-  // One migration per IMMEDIATE transaction, the version re-read inside it: processes starting together
-  // on one data directory take turns instead of applying the same step twice.
-  const step = sqlite.transaction((): number | null => {
-    const version = schemaVersion();
-    if (version > STATE_MIGRATIONS.length) {
-      throw new DataDirUnusable(
-        `the state database ${sqlite.filename} is at schema version ${version}, newer than this foodapi knows (${STATE_MIGRATIONS.length}); run the newer version`,
-      );
-    }
-    if (version === STATE_MIGRATIONS.length) return null;
-    sqlite.run(STATE_MIGRATIONS[version]!);
-    sqlite.run(`PRAGMA user_version = ${version + 1}`);
-    return version;
-  });
-  let first: number | null = null;
-  let last = 0;
-  for (let from = step.immediate(); from !== null; from = step.immediate()) {
-    first ??= from;
-    last = from + 1;
-  }
-  return first === null ? null : { from: first, to: last };
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
- * The state database's schema history, compiled into the binary. Each entry runs once, in order, inside a
- * transaction; `PRAGMA user_version` records how many have run. Append only: never edit a shipped entry.
- * The drizzle tables (src/<capability>/schema.ts) describe the result; test/platform/state-db.test.ts checks that
- * they agree column for column.
+ * The SQLite state schema's hand-written history, from the releases before the tables were declared once
+ * (src/<capability>/tables.ts) and their migrations generated (drizzle/sqlite/). Frozen: never edited and
+ * never grown. A data directory at one of these versions is brought to its end here (versions 1 to 8),
+ * then adopted into the generated history (platform/storage/sqlite-migrations.ts); a backup at one of them
+ * is checked against these steps (state-backup.ts). Each entry ran in a transaction; `PRAGMA user_version`
+ * counts them.
  */
-export const STATE_MIGRATIONS: readonly string[] = [
+export const LEGACY_SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE users (
      id TEXT PRIMARY KEY,
      email TEXT NOT NULL UNIQUE,
