@@ -8,7 +8,7 @@ import * as sqliteTables from "../../src/app/state/sqlite-tables";
 import { POSTGRES_SCHEMA, SQLITE_SCHEMA } from "../../src/app/state/state-schema";
 
 /**
- * The committed migrations (drizzle/sqlite/, drizzle/postgres/) against the declared tables: what
+ * The committed migrations (src/app/state/migrations/) against the declared tables: what
  * `npm run db:generate` would write now, computed in process by drizzle-kit's own differ from the last
  * committed snapshot. Anything it finds is a declaration changed without its migration.
  */
@@ -16,7 +16,7 @@ const ROOT = join(import.meta.dir, "../..");
 
 /** The snapshot after the newest committed migration of `dialect`. */
 function lastSnapshot(dialect: "sqlite" | "postgres") {
-  const folder = join(ROOT, "drizzle", dialect, "meta");
+  const folder = join(ROOT, "src/app/state/migrations", dialect, "meta");
   const journal = JSON.parse(readFileSync(join(folder, "_journal.json"), "utf8")) as { entries: { idx: number }[] };
   const last = Math.max(...journal.entries.map((entry) => entry.idx));
   return JSON.parse(readFileSync(join(folder, `${String(last).padStart(4, "0")}_snapshot.json`), "utf8"));
@@ -36,7 +36,7 @@ describe("the state schema's migrations", () => {
       ["sqlite", SQLITE_SCHEMA],
       ["postgres", POSTGRES_SCHEMA],
     ] as const) {
-      const journal = JSON.parse(readFileSync(join(ROOT, "drizzle", dialect, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
+      const journal = JSON.parse(readFileSync(join(ROOT, "src/app/state/migrations", dialect, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
       expect(history.generated.map((migration) => migration.tag)).toEqual(journal.entries.map((entry) => entry.tag));
       expect(history.generated[0]!.statements.length).toBeGreaterThan(10);
     }

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL state schema's hand-written history, from the releases before the tables were declared
- * once (src/<capability>/tables.ts) and their migrations generated (drizzle/postgres/). Frozen: never
+ * once (src/<capability>/tables.ts) and their migrations generated (src/app/state/migrations/postgres/). Frozen: never
  * edited and never grown. A database at one of these versions is brought to its end here (versions 1 to
  * 3), then adopted into the generated history (platform/storage/postgres-migrations.ts); `foodapi_schema`
  * records each step.

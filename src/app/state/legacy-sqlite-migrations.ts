@@ -1,6 +1,6 @@
 /**
  * The SQLite state schema's hand-written history, from the releases before the tables were declared once
- * (src/<capability>/tables.ts) and their migrations generated (drizzle/sqlite/). Frozen: never edited and
+ * (src/<capability>/tables.ts) and their migrations generated (src/app/state/migrations/sqlite/). Frozen: never edited and
  * never grown. A data directory at one of these versions is brought to its end here (versions 1 to 8),
  * then adopted into the generated history (platform/storage/sqlite-migrations.ts); a backup at one of them
  * is checked against these steps (state-backup.ts). Each entry ran in a transaction; `PRAGMA user_version`

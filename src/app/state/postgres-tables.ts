@@ -7,7 +7,7 @@ import * as usage from "../../usage/tables";
 
 /**
  * Every table of the PostgreSQL state, as sqlite-tables.ts is for SQLite: what drizzle-kit generates
- * drizzle/postgres/ from (drizzle-postgres.config.ts), with the columns the rows leave out (`postgresSchema`).
+ * migrations/postgres/ from (drizzle-postgres.config.ts), with the columns the rows leave out (`postgresSchema`).
  * The SQLite-only revocation log is not here; `foodapi_schema` is the migration runner's own (postgres-state.ts).
  */
 export const users = accounts.users.postgresSchema;

@@ -7,7 +7,7 @@ import * as usage from "../../usage/tables";
 
 /**
  * Every table of the SQLite state, gathered from the capabilities that declare them (src/<capability>/tables.ts):
- * what drizzle-kit generates drizzle/sqlite/ from (drizzle-sqlite.config.ts), and what the tests hold a live
+ * what drizzle-kit generates migrations/sqlite/ from (drizzle-sqlite.config.ts), and what the tests hold a live
  * database to. Each export is one table (drizzle-kit collects a module's exported tables).
  */
 export const users = accounts.users.sqlite;

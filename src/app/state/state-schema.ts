@@ -8,6 +8,6 @@ import { LEGACY_SQLITE_MIGRATIONS } from "./legacy-sqlite-migrations";
  * generated from the declared tables (sqlite-tables.ts, postgres-tables.ts), embedded when the code is
  * bundled, after the frozen hand-written history of the releases before them.
  */
-export const SQLITE_SCHEMA: SchemaHistory = { legacy: LEGACY_SQLITE_MIGRATIONS, ...drizzleFolder("drizzle/sqlite") };
+export const SQLITE_SCHEMA: SchemaHistory = { legacy: LEGACY_SQLITE_MIGRATIONS, ...drizzleFolder("src/app/state/migrations/sqlite") };
 
-export const POSTGRES_SCHEMA: SchemaHistory = { legacy: LEGACY_POSTGRES_MIGRATIONS, ...drizzleFolder("drizzle/postgres") };
+export const POSTGRES_SCHEMA: SchemaHistory = { legacy: LEGACY_POSTGRES_MIGRATIONS, ...drizzleFolder("src/app/state/migrations/postgres") };

@@ -4,7 +4,7 @@ import type { GeneratedMigration } from "./schema-history";
 import type { Snapshot } from "./schema-shape";
 
 /**
- * A folder drizzle-kit generates (drizzle/<dialect>/, relative to the repository), read when the code is
+ * A folder drizzle-kit generates (src/app/state/migrations/<dialect>/, given relative to the repository), read when the code is
  * bundled: imported `with { type: "macro" }`, this runs in Bun's bundler (and in `bun run` / `bun test`
  * as they load the importing module), and the binary carries the result, no file. The migrations in the
  * journal's order, and the baseline's snapshot.

@@ -1,6 +1,6 @@
 import type { Snapshot } from "./schema-shape";
 
-/** One migration drizzle-kit generated (drizzle/<dialect>/NNNN_name.sql), split at its statement breakpoints. */
+/** One migration drizzle-kit generated (src/app/state/migrations/<dialect>/NNNN_name.sql), split at its statement breakpoints. */
 export interface GeneratedMigration {
   tag: string;
   statements: string[];
