@@ -143,7 +143,7 @@ export function buildOpenApiDocument(app: AnyElysia, options: DocumentOptions): 
       paths[path] ??= {};
       paths[path][method] = describeOperation(method, operation, notes, options.errors);
       // A direct route answers HEAD as its GET: same parameters and statuses, no body.
-      if (method === "get" && notes?.head) paths[path].head = headOf(paths[path][method]);
+      if (method === "get" && notes?.head) [paths[path].get, paths[path].head] = withHead(paths[path][method]);
     }
   }
   return {
@@ -322,16 +322,24 @@ const passedTheGuard = (status: string) => !["401", "413", "503"].includes(statu
 
 const sortedByStatus = (responses: Json): Json => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 
-/** The HEAD of a GET operation: the same parameters, statuses and headers, without the bodies. */
-function headOf(get: Json): Json {
+const HEAD_NOTE = "`HEAD` answers as `GET` does, with the same headers and statuses and no body.";
+
+/**
+ * A GET operation that says HEAD is answered too, and that HEAD: the same parameters, statuses and headers,
+ * without the bodies. The HEAD stays in the document (clients and the contract checks read it) but out of
+ * /docs (`x-scalar-ignore`), where it listed each data route twice; its GET says it instead.
+ */
+function withHead(get: Json): [Json, Json] {
   const responses: Json = {};
   for (const [status, { content: _body, ...response }] of Object.entries(get.responses as Json)) responses[status] = response;
-  return {
+  const head = {
     ...get,
     operationId: get.operationId?.replace(/^get/, "head"),
     summary: `${get.summary} (headers only)`,
     responses,
+    "x-scalar-ignore": true,
   };
+  return [{ ...get, description: get.description ? `${get.description}\n\n${HEAD_NOTE}` : HEAD_NOTE }, head];
 }
 
 /** One response per status, each error code of that status as a named example of the `Error` shape. */

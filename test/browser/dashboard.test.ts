@@ -25,8 +25,8 @@ async function signUp(page: Page, email: string) {
 }
 
 const keyRow = (page: Page, name: string) => page.locator("#key-rows tr", { hasText: name });
-const statusText = (page: Page) => page.locator("#status").textContent();
-const errorText = (page: Page) => page.locator("#error").textContent();
+/** A message area's text (src/dashboard/web/messages.ts): `sign-up-error`, `key-list-status`, … */
+const messageText = (page: Page, id: string) => page.locator(`#${id}`).textContent();
 
 describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
   test("sign up → issue a key → it is listed → it works from outside → revoke → it is gone", async () => {
@@ -65,7 +65,7 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await keyRow(page, "laptop").waitFor({ state: "detached" });
     await page.locator("#no-keys").waitFor();
-    expect(await statusText(page)).toBe("Key “laptop” revoked.");
+    expect(await messageText(page, "key-list-status")).toBe("Key “laptop” revoked.");
     expect((await fetch(`${shared.server.url}/v1/foods?q=cheddar`, { headers: { "x-api-key": plaintext } })).status).toBe(401);
 
     // A reload keeps the session (the HttpOnly cookie), and the list is still empty.
@@ -256,7 +256,7 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
       await page.locator("#playground-key").fill("fnk_not-a-real-key");
       await page.getByLabel("Food name contains").fill("cheddar");
       await page.getByRole("button", { name: "Search", exact: true }).click();
-      const error = page.locator("#error", { hasText: "A valid API key or trial token is required." });
+      const error = page.locator("#search-error", { hasText: "A valid API key or trial token is required." });
       await error.waitFor();
       const box = (await error.boundingBox())!;
       expect(box.y).toBeGreaterThanOrEqual(0);
@@ -278,7 +278,7 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
         await page.getByRole("checkbox", { name: /not a robot/i }).focus();
         await page.keyboard.press("Space");
         if (attempt === "first") await page.locator("#trial-info").waitFor({ timeout: 30_000 });
-        else await page.locator("#error", { hasText: /^Too many trial challenges from your network\. Try again in \d+ minutes\.$/ }).waitFor();
+        else await page.locator("#trial-error", { hasText: /^Too many trial challenges from your network\. Try again in \d+ minutes\.$/ }).waitFor();
         await context.close();
       }
     } finally {
@@ -307,8 +307,8 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     release();
     expect((await late).status()).toBe(401);
     await page.waitForTimeout(200);
-    expect(await errorText(page)).toBe("");
-    expect(await statusText(page)).toBe("Signed out.");
+    expect(await page.locator(".message.error:not(:empty)").count()).toBe(0);
+    expect(await messageText(page, "account-status")).toBe("Signed out.");
     await context.close();
   });
 
@@ -319,17 +319,17 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     await page.locator("#signed-out").waitFor();
 
     await signUpExpectingFailure(page, "taken@example.com");
-    expect(await errorText(page)).toBe("Sign-up failed: An account with this e-mail already exists. Use another e-mail.");
+    expect(await messageText(page, "sign-up-error")).toBe("Sign-up failed: An account with this e-mail already exists. Use another e-mail.");
 
     await page.locator("#sign-in-email").fill("taken@example.com");
     await page.locator("#sign-in-password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.locator("#error", { hasText: "Sign-in failed: Invalid e-mail or password." }).waitFor();
+    await page.locator("#sign-in-error", { hasText: "Sign-in failed: Invalid e-mail or password." }).waitFor();
 
     await page.locator("#playground-key").fill("fnk_not-a-real-key");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await page.locator("#error", { hasText: "A valid API key or trial token is required." }).waitFor();
-    expect(await page.locator("#error").getAttribute("role")).toBe("alert");
+    await page.locator("#search-error", { hasText: "A valid API key or trial token is required." }).waitFor();
+    expect(await page.locator("#search-error").getAttribute("role")).toBe("alert");
     await page.screenshot({ path: artifactPath("dashboard-error.png") });
     expect(outside).toEqual([]);
     await context.close();
@@ -357,7 +357,7 @@ describe.skipIf(NO_CHROMIUM)("the dashboard", () => {
     expect(await activeElementId(page)).toBe("copy-key");
     expect(await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).not.toBe("none");
     await page.keyboard.press("Enter");
-    await page.locator("#status", { hasText: "Key copied to the clipboard." }).waitFor();
+    await page.locator("#new-key-status", { hasText: "Key copied to the clipboard." }).waitFor();
     const plaintext = await page.locator("#new-key-value").inputValue();
     expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(plaintext);
 
@@ -387,7 +387,7 @@ async function signUpExpectingFailure(page: Page, email: string) {
   await page.locator("#sign-up-email").fill(email);
   await page.locator("#sign-up-password").fill("another long password");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await page.locator("#error:not(:empty)").waitFor();
+  await page.locator("#sign-up-error:not(:empty)").waitFor();
 }
 
 const activeElementId = (page: Page) => page.evaluate<string>("document.activeElement.id");

@@ -7,9 +7,14 @@ import { artifactPath, guardedContext, NO_CHROMIUM, sharedServerAndBrowser } fro
  */
 const shared = sharedServerAndBrowser();
 
-async function summaries(): Promise<string[]> {
-  const document = (await (await fetch(`${shared.server.url}/openapi/json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
-  return Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.summary));
+/** The document's operations, and whether /docs is told to leave each out (`x-scalar-ignore`). */
+async function operations(): Promise<{ method: string; summary: string; ignored: boolean }[]> {
+  const document = (await (await fetch(`${shared.server.url}/openapi/json`)).json()) as {
+    paths: Record<string, Record<string, { summary: string; "x-scalar-ignore"?: boolean }>>;
+  };
+  return Object.values(document.paths).flatMap((item) =>
+    Object.entries(item).map(([method, operation]) => ({ method, summary: operation.summary, ignored: operation["x-scalar-ignore"] === true })),
+  );
 }
 
 describe.skipIf(NO_CHROMIUM)("offline pages", () => {
@@ -17,10 +22,19 @@ describe.skipIf(NO_CHROMIUM)("offline pages", () => {
     const { context, outside, problems } = await guardedContext(shared.browser, shared.server.url);
     const page = await context.newPage();
     await page.goto(`${shared.server.url}/docs`, { waitUntil: "networkidle" });
-    for (const summary of await summaries()) {
+    const all = await operations();
+    const shown = all.filter((operation) => !operation.ignored).map((operation) => operation.summary);
+    for (const summary of shown) {
       await page.getByText(summary, { exact: true }).first().waitFor({ state: "attached" });
     }
     await page.getByRole("heading", { name: "Rate limits" }).waitFor();
+    // The sidebar lists each operation once: the data routes' HEAD is documented (and said on each GET),
+    // not listed a second time as "(headers only)".
+    expect(all.filter((operation) => operation.ignored).map((operation) => operation.method)).toEqual(["head", "head", "head", "head", "head"]);
+    const listed = (await page.getByRole("navigation", { name: /^Sidebar for / }).locator("button", { hasText: "HTTP Method:" }).allTextContents()).map(
+      (text) => text.replace(/HTTP Method:\s*\w+$/, ""),
+    );
+    expect(listed.sort()).toEqual(shown.sort());
     await page.screenshot({ path: artifactPath("docs.png") });
     expect(outside).toEqual([]);
     expect(problems).toEqual([]);

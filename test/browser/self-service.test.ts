@@ -97,7 +97,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     expect(await settings.getByLabel("Your name").inputValue()).toBe("Sam");
     await settings.getByLabel("Your name").fill("Samantha");
     await page.getByRole("button", { name: "Save name" }).click();
-    await page.locator("#status", { hasText: "Your name is saved." }).waitFor();
+    await page.locator("#name-status", { hasText: "Your name is saved." }).waitFor();
     const session = await (await fetch(`${url()}/api/auth/get-session`, { headers: { cookie: await pageCookie(context) } })).json();
     expect((session as { user: { name: string } }).user.name).toBe("Samantha");
 
@@ -116,7 +116,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     expect(await other.textContent()).toContain("from 127.0.0.1");
     await page.screenshot({ path: artifactPath("self-service-sessions.png"), fullPage: true });
     await other.getByRole("button", { name: /^Sign out Bun, signed in / }).click();
-    await page.locator("#status", { hasText: "Signed out Bun." }).waitFor();
+    await page.locator("#sessions-status", { hasText: "Signed out Bun." }).waitFor();
     await page.locator("#session-list li").nth(1).waitFor({ state: "detached" });
     await expectFocus(page, { id: "sessions-title" });
     expect(await sessionIsLive(phone)).toBe(false);
@@ -126,12 +126,12 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     await page.getByLabel("Current password").fill("not my password");
     await page.getByLabel("New password").fill("second password");
     await page.getByRole("button", { name: "Change password" }).click();
-    await page.locator("#error", { hasText: "Could not change your password: The password is not correct." }).waitFor();
+    await page.locator("#password-error", { hasText: "Could not change your password: The password is not correct." }).waitFor();
     await expectFocus(page, { id: "current-password" });
     await page.getByLabel("Current password").fill("first password");
     await page.getByRole("checkbox", { name: "Sign out my other devices" }).check();
     await page.getByRole("button", { name: "Change password" }).click();
-    await page.locator("#status", { hasText: "Password changed. Your other devices are signed out." }).waitFor();
+    await page.locator("#password-status", { hasText: "Password changed. Your other devices are signed out." }).waitFor();
     expect(await page.getByLabel("Current password").inputValue()).toBe("");
     expect(await sessionIsLive(laptop)).toBe(false);
     expect(await sessionIsLive(await pageCookie(context))).toBe(true);
@@ -156,7 +156,9 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     await page.locator("#key-rows td.last-used", { hasNotText: "never" }).waitFor();
     const listed = (await (await fetch(`${url()}/v1/keys`, { headers: { cookie: await pageCookie(context) } })).json()) as { items: { id: string; lastUsedAt: string }[] };
     const keyId = listed.items[0]!.id;
-    expect(await lastUsed.textContent()).toBe(await page.evaluate<string, string>((iso) => new Date(iso).toLocaleString(), listed.items[0]!.lastUsedAt));
+    // In the browser's language, the month named, to the minute.
+    const inBrowser = (iso: string) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+    expect(await lastUsed.textContent()).toBe(await page.evaluate<string, string>(inBrowser, listed.items[0]!.lastUsedAt));
 
     // Usage to draw: the free tier admits 4 an hour; one was the playground's search, so 3 more pass and 3 are refused.
     const statuses = [];
@@ -177,14 +179,14 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     // A name of spaces passes the field's `required` but not the API: its message is shown, the form stays.
     await page.getByLabel("New name for key laptop").fill("   ");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    const renameRefusal = (await page.locator("#error", { hasText: "Could not rename “laptop”: " }).textContent())!;
+    const renameRefusal = (await page.locator(`#rename-${keyId}-error`, { hasText: "Could not rename “laptop”: " }).textContent())!;
     const apiRefusal = await fetch(`${url()}/v1/keys/${keyId}`, { method: "PATCH", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "   " }) });
     expect(apiRefusal.status).toBe(400);
     expect(renameRefusal).toBe(`Could not rename “laptop”: ${((await apiRefusal.json()) as { message: string }).message}`);
     await expectFocus(page, { id: `rename-${keyId}` });
     await page.getByLabel("New name for key laptop").fill("build server");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.locator("#status", { hasText: "Key “laptop” renamed to “build server”." }).waitFor();
+    await page.locator("#key-list-status", { hasText: "Key “laptop” renamed to “build server”." }).waitFor();
     await expectFocus(page, { label: "Rename key build server" });
     const renamed = (await (await fetch(`${url()}/v1/keys`, { headers: { cookie } })).json()) as { items: { name: string }[] };
     expect(renamed.items.map((key) => key.name)).toEqual(["build server"]);
@@ -259,7 +261,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     await dialog.getByLabel("Your password").fill("second password");
     await dialog.getByRole("button", { name: "Delete my account" }).click();
     await page.locator("#signed-out").waitFor();
-    await page.locator("#status", { hasText: "Your account is deleted, with its sessions, keys and usage. You are signed out." }).waitFor();
+    await page.locator("#account-status", { hasText: "Your account is deleted, with its sessions, keys and usage. You are signed out." }).waitFor();
     expect(await dialog.count()).toBe(0);
     expect(await page.locator("#keys").isHidden()).toBe(true);
     expect(await page.locator("#account-settings").isHidden()).toBe(true);
@@ -299,7 +301,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     // The field starts with the name selected: typing replaces it.
     await page.keyboard.type("deploy bot");
     await page.keyboard.press("Enter");
-    await page.locator("#status", { hasText: "Key “ci” renamed to “deploy bot”." }).waitFor();
+    await page.locator("#key-list-status", { hasText: "Key “ci” renamed to “deploy bot”." }).waitFor();
     await expectFocus(page, { label: "Rename key deploy bot" });
 
     await page.keyboard.press("Tab");
@@ -311,7 +313,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
 
     await tabTo(page, /^Sign out Bun, signed in /);
     await page.keyboard.press("Enter");
-    await page.locator("#status", { hasText: "Signed out Bun." }).waitFor();
+    await page.locator("#sessions-status", { hasText: "Signed out Bun." }).waitFor();
     await expectFocus(page, { id: "sessions-title" });
     expect(await sessionIsLive(elsewhere)).toBe(false);
 
@@ -352,7 +354,7 @@ describe.skipIf(NO_CHROMIUM)("account self-service and usage in the dashboard", 
     expect(changed.status).toBe(200);
     await page.getByLabel("Key name").fill("late");
     await page.getByRole("button", { name: "Issue key" }).click();
-    await page.locator("#error", { hasText: "Your session has ended (signed out from another device, or expired). Sign in again." }).waitFor();
+    await page.locator("#account-error", { hasText: "Your session has ended (signed out from another device, or expired). Sign in again." }).waitFor();
     await page.locator("#signed-out").waitFor();
     expect(await page.locator("#account-settings").isHidden()).toBe(true);
     expect(problems.filter((problem) => !REFUSAL_LOG.test(problem))).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HOUR_MS, hourSlots, scaleTop, USAGE_HOURS, usageTotals } from "../../src/dashboard/web/usage-hours";
+import { HOUR_MS, hourSlots, scaleTicks, scaleTop, USAGE_HOURS, usageTotals } from "../../src/dashboard/web/usage-hours";
 import { USAGE_HOURS as SERVER_USAGE_HOURS, usageSince } from "../../src/usage/service";
 
 /** The dashboard chart's hours (plain functions of its browser code), against the server's window. */
@@ -35,5 +35,13 @@ describe("the usage chart's hours", () => {
     expect(usageTotals([])).toEqual({ allowed: 0, refused: 0 });
     expect(usageTotals([{ hour: "x", allowed: 3, refused: 1 }, { hour: "y", allowed: 4, refused: 2 }])).toEqual({ allowed: 7, refused: 3 });
     expect([0, 1, 2, 3, 7, 10, 11, 99, 100, 1001].map(scaleTop)).toEqual([1, 1, 2, 5, 10, 10, 20, 100, 100, 2000]);
+  });
+
+  test("the scale's labels are whole requests, from 0 to the top, evenly spaced", () => {
+    expect([1, 2, 5, 10, 50, 2000].map(scaleTicks)).toEqual([[0, 1], [0, 1, 2], [0, 1, 2, 3, 4, 5], [0, 5, 10], [0, 25, 50], [0, 1000, 2000]]);
+    for (const busiest of [0, 1, 3, 4, 5, 6, 9, 17, 49, 51, 123, 4999]) {
+      const ticks = scaleTicks(scaleTop(busiest));
+      expect([busiest, ticks.every(Number.isInteger), ticks[0], ticks.at(-1)]).toEqual([busiest, true, 0, scaleTop(busiest)]);
+    }
   });
 });

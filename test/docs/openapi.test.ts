@@ -187,10 +187,13 @@ describe("the OpenAPI document", () => {
       name: { minLength: 1, maxLength: USER_NAME_MAX_LENGTH },
     });
     expect(body("/v1/keys")).toMatchObject({ name: { minLength: 1, maxLength: KEY_NAME_MAX_LENGTH } });
-    // The data routes' HEAD: the GET's parameters and statuses, no bodies.
+    // The data routes' HEAD: the GET's parameters and statuses, no bodies; said on the GET, and left out
+    // of /docs's sidebar, which would list each data route twice.
     const head = document.paths["/v1/foods"]!.head!;
     expect(Object.keys(head.responses)).toEqual(Object.keys(document.paths["/v1/foods"]!.get!.responses));
     expect(Object.values(head.responses).every((response) => response.content === undefined)).toBe(true);
+    expect((head as Record<string, unknown>)["x-scalar-ignore"]).toBe(true);
+    expect(document.paths["/v1/foods"]!.get!.description).toContain("`HEAD` answers as `GET` does");
   });
 
   test("the documented examples match what the API answers", async () => {

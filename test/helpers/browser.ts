@@ -88,11 +88,13 @@ export interface GuardedContext {
 export async function guardedContext(
   browser: Browser,
   serverUrl: string,
-  options: { clipboard?: boolean; viewport?: { width: number; height: number } } = {},
+  options: { clipboard?: boolean; viewport?: { width: number; height: number }; locale?: string } = {},
 ): Promise<GuardedContext> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1100, height: 900 },
     permissions: options.clipboard ? ["clipboard-read", "clipboard-write"] : [],
+    // The browser's language (navigator.language, Intl's default); Chromium's own, en-US, without it.
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   const allowed = new URL(serverUrl).host;
   const outside: string[] = [];

@@ -1,5 +1,6 @@
-import { callApi } from "./api";
-import { announce, byId, onSubmit, reportError } from "./dom";
+import { callApi, refusedFields } from "./api";
+import { byId, onSubmit } from "./dom";
+import { type MessageArea, messageArea } from "./messages";
 import { setupSessions } from "./sessions";
 
 export interface User {
@@ -17,46 +18,51 @@ export function setupAccountPanel(events: { onSessionEnded(): void; onDeleted():
   const sessions = setupSessions(events);
   const deleteDialog = byId<HTMLDialogElement>("delete-dialog");
   const deleteForm = byId<HTMLFormElement>("delete-form");
-  const deleteError = byId("delete-error");
+  // Inside the modal dialog the page is inert and its messages hidden: the dialog says its own.
+  const deleteMessages = messageArea("delete", byId("delete-actions"), "before");
   const deleteButton = byId<HTMLButtonElement>("delete-account");
   let user: User | undefined;
 
-  const refused = (what: string, result: { status: number; message: string }) => {
+  /** A refusal, said in the form that was sent; a session that ended meanwhile shows the sign-in form. */
+  const refused = (form: HTMLFormElement, messages: MessageArea, what: string, result: { status: number; code: string; message: string }) => {
     if (result.status === 401) return events.onSessionEnded();
-    reportError(`${what}: ${result.message}`);
+    messages.fail(`${what}: ${result.message}`, refusedFields(form, result));
   };
 
   const nameInput = byId<HTMLInputElement>("account-name");
-  onSubmit(byId<HTMLFormElement>("name-form"), async (data) => {
+  const nameForm = byId<HTMLFormElement>("name-form");
+  const nameMessages = messageArea("name", nameForm);
+  onSubmit(nameForm, async (data) => {
     const name = String(data.get("name") ?? "");
     const result = await callApi<{ status: boolean }>("POST", "/api/auth/update-user", { body: { name } });
-    if (!result.ok) return refused("Could not change your name", result);
+    if (!result.ok) return refused(nameForm, nameMessages, "Could not change your name", result);
     if (user) user.name = name.trim();
     nameInput.value = name.trim();
-    announce("Your name is saved.");
+    nameMessages.say("Your name is saved.");
   });
 
   const passwordForm = byId<HTMLFormElement>("password-form");
+  const passwordMessages = messageArea("password", passwordForm);
   onSubmit(passwordForm, async (data) => {
     const revokeOtherSessions = data.get("revokeOtherSessions") === "on";
     const result = await callApi<{ token: string | null }>("POST", "/api/auth/change-password", {
       body: { currentPassword: String(data.get("currentPassword") ?? ""), newPassword: String(data.get("newPassword") ?? ""), revokeOtherSessions },
     });
     if (!result.ok) {
-      refused("Could not change your password", result);
+      refused(passwordForm, passwordMessages, "Could not change your password", result);
       if (result.code === "INVALID_PASSWORD") byId("current-password").focus();
       return;
     }
     passwordForm.reset();
     // With the other devices signed out, this browser carries on with the fresh session the answer set.
     await sessions.load();
-    announce(revokeOtherSessions ? "Password changed. Your other devices are signed out." : "Password changed.");
+    passwordMessages.say(revokeOtherSessions ? "Password changed. Your other devices are signed out." : "Password changed.");
   });
 
   const phrase = () => user?.email ?? "";
   deleteButton.addEventListener("click", () => {
     deleteForm.reset();
-    deleteError.textContent = "";
+    deleteMessages.clear();
     byId("delete-phrase").textContent = phrase();
     deleteDialog.showModal();
   });
@@ -64,14 +70,13 @@ export function setupAccountPanel(events: { onSessionEnded(): void; onDeleted():
   // Escape, Cancel or done: focus goes back where the dialog was opened from (if the account still exists).
   deleteDialog.addEventListener("close", () => {
     deleteForm.reset();
-    deleteError.textContent = "";
+    deleteMessages.clear();
     if (!panel.hidden) deleteButton.focus();
   });
   onSubmit(deleteForm, async (data) => {
-    // Inside the modal dialog the page's own message regions are inert: errors are said in the dialog.
     const confirmation = String(data.get("confirm") ?? "").trim().toLowerCase();
     if (confirmation !== phrase().toLowerCase()) {
-      deleteError.textContent = `Type your e-mail address, ${phrase()}, to confirm.`;
+      deleteMessages.fail(`Type your e-mail address, ${phrase()}, to confirm.`, [byId("delete-confirm")]);
       byId("delete-confirm").focus();
       return;
     }
@@ -81,7 +86,7 @@ export function setupAccountPanel(events: { onSessionEnded(): void; onDeleted():
         deleteDialog.close();
         return events.onSessionEnded();
       }
-      deleteError.textContent = `Could not delete the account: ${result.message}`;
+      deleteMessages.fail(`Could not delete the account: ${result.message}`, refusedFields(deleteForm, result));
       byId("delete-password").focus();
       return;
     }

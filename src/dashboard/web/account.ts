@@ -1,9 +1,12 @@
-import { callApi } from "./api";
+import { callApi, refusedFields } from "./api";
 import type { User } from "./account-panel";
-import { announce, byId, onSubmit, reportError } from "./dom";
+import { byId, onSubmit } from "./dom";
+import { messageArea } from "./messages";
 
 /** Sign-up, sign-in and sign-out against /api/auth/*; the session itself lives in the HttpOnly cookie. */
 export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut(): void }) {
+  // What concerns the account as a whole (signed in or out, a session ended) is said under its heading.
+  const messages = messageArea("account", byId("account-title"), "after");
   let isSignedIn = false;
   const signedIn = (user: User) => {
     isSignedIn = true;
@@ -21,27 +24,28 @@ export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut
     events.onSignedOut();
   };
 
-  const submitTo = (formId: string, path: string, verb: string) => {
+  const submitTo = (formId: string, name: string, path: string, verb: string) => {
     const form = byId<HTMLFormElement>(formId);
+    const formMessages = messageArea(name, form);
     onSubmit(form, async (data) => {
-      const body = Object.fromEntries([...data.entries()].map(([name, value]) => [name, String(value)]));
+      const body = Object.fromEntries([...data.entries()].map(([field, value]) => [field, String(value)]));
       const result = await callApi<{ user: User }>("POST", path, { body });
-      if (!result.ok) return reportError(`${verb} failed: ${result.message}`);
+      if (!result.ok) return formMessages.fail(`${verb} failed: ${result.message}`, refusedFields(form, result));
       form.reset();
       signedIn(result.data.user);
-      announce(`${verb} done: signed in as ${result.data.user.email}.`);
+      messages.say(`${verb} done: signed in as ${result.data.user.email}.`);
       // The next thing to do once signed in: name and issue a key.
       byId("key-name").focus();
     });
   };
-  submitTo("sign-in-form", "/api/auth/sign-in/email", "Sign-in");
-  submitTo("sign-up-form", "/api/auth/sign-up/email", "Sign-up");
+  submitTo("sign-in-form", "sign-in", "/api/auth/sign-in/email", "Sign-in");
+  submitTo("sign-up-form", "sign-up", "/api/auth/sign-up/email", "Sign-up");
 
   byId("sign-out").addEventListener("click", async () => {
     const result = await callApi("POST", "/api/auth/sign-out", { body: {} });
-    if (!result.ok) return reportError(`Sign-out failed: ${result.message}`);
+    if (!result.ok) return messages.fail(`Sign-out failed: ${result.message}`);
     signedOut();
-    announce("Signed out.");
+    messages.say("Signed out.");
     byId("sign-in-email").focus();
   });
 
@@ -54,14 +58,14 @@ export function setupAccount(events: { onSignedIn(user: User): void; onSignedOut
     showSignedOut(message: string, isError: boolean) {
       if (!isSignedIn) return;
       signedOut();
-      if (isError) reportError(message);
-      else announce(message);
+      if (isError) messages.fail(message);
+      else messages.say(message);
       byId("sign-in-email").focus();
     },
     async load() {
       const result = await callApi<{ user: User } | null>("GET", "/api/auth/get-session");
       if (!result.ok) {
-        reportError(`Could not check your session: ${result.message}`);
+        messages.fail(`Could not check your session: ${result.message}`);
         return signedOut();
       }
       if (result.data) signedIn(result.data.user);

@@ -59,3 +59,24 @@ export function quotaOf(headers: Headers): { policy: string; remaining: number; 
   if (!state || !policy) return undefined;
   return { policy: state[1]!, remaining: Number(state[2]), limit: Number(policy[1]) };
 }
+
+/** The fields (by their names) an API refusal is about, so that its message can describe them. */
+const FIELDS_OF_ERROR: Readonly<Record<string, readonly string[]>> = {
+  INVALID_EMAIL: ["email"],
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: ["email"],
+  INVALID_EMAIL_OR_PASSWORD: ["email", "password"],
+  INVALID_PASSWORD: ["currentPassword", "password"],
+  PASSWORD_TOO_SHORT: ["password", "newPassword"],
+  PASSWORD_TOO_LONG: ["password", "newPassword"],
+};
+
+/**
+ * The fields of `form` a refusal is about: those its code names; else, for a refused input (400, 422), the
+ * form's only field. A limit reached or a server in trouble is about no field.
+ */
+export function refusedFields(form: HTMLFormElement, refusal: { status: number; code: string }): HTMLElement[] {
+  const fields = [...form.elements].filter((field): field is HTMLInputElement => field instanceof HTMLInputElement && !["checkbox", "radio", "hidden"].includes(field.type));
+  const names = FIELDS_OF_ERROR[refusal.code];
+  if (names) return fields.filter((field) => names.includes(field.name));
+  return (refusal.status === 400 || refusal.status === 422) && fields.length === 1 ? fields : [];
+}

@@ -13,20 +13,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text = "", att
   return element;
 }
 
-/** Success and progress, read out politely by screen readers (the region is `role="status"`). */
-export function announce(message: string): void {
-  byId("error").textContent = "";
-  byId("status").textContent = message;
-}
-
-/** A failure, read out at once (`role="alert"`): nothing the API refuses passes in silence. */
-export function reportError(message: string): void {
-  byId("status").textContent = "";
-  byId("error").textContent = message;
-}
-
+/**
+ * A moment in the browser's language, with the month named ("23 Nov 2026, 14:05", "Nov 23, 2026, 2:05 PM"):
+ * never the all-digit dates that read differently on either side of the Atlantic.
+ */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 export function formatDate(iso: string | null): string {
-  return iso === null ? "never" : new Date(iso).toLocaleString();
+  return iso === null ? "never" : DATE_TIME.format(new Date(iso));
 }
 
 /** Runs a form's submit handler with the button disabled, so a double click sends one request. */

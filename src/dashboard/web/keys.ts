@@ -1,5 +1,6 @@
-import { callApi } from "./api";
-import { announce, byId, el, formatDate, onSubmit, reportError } from "./dom";
+import { callApi, refusedFields } from "./api";
+import { byId, el, formatDate, onSubmit } from "./dom";
+import { type MessageArea, messageArea } from "./messages";
 import { renderUsage } from "./usage-chart";
 import type { HourUsage } from "./usage-hours";
 
@@ -22,6 +23,8 @@ interface KeyRow {
   revoke: HTMLButtonElement;
   usageRow: HTMLTableRowElement;
   usage: HTMLElement;
+  /** Under the usage, beside its "Refresh usage" button. */
+  usageMessages: MessageArea;
   chart?: { destroy(): void };
 }
 
@@ -37,6 +40,11 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
   const newKey = byId("new-key");
   const newKeyValue = byId<HTMLInputElement>("new-key-value");
   const dialog = byId<HTMLDialogElement>("revoke-dialog");
+  const issueForm = byId<HTMLFormElement>("issue-key-form");
+  const issueMessages = messageArea("issue-key", issueForm);
+  const newKeyMessages = messageArea("new-key", newKey);
+  // The list's own news (a key renamed or revoked, the list unreadable) goes above it.
+  const listMessages = messageArea("key-list", byId("key-table"), "before");
   let pendingRevoke: ListedKey | undefined;
   let rows = new Map<string, KeyRow>();
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -46,10 +54,13 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     newKey.hidden = true;
   };
 
-  /** A refusal: a session that ended meanwhile shows the sign-in form; anything else is said as the API said it. */
-  const refused = (what: string, result: { status: number; message: string }) => {
+  /**
+   * A refusal: a session that ended meanwhile shows the sign-in form; anything else is said as the API
+   * said it, in `messages`, describing the fields of `form` it is about.
+   */
+  const refused = (messages: MessageArea, what: string, result: { status: number; code: string; message: string }, form?: HTMLFormElement) => {
     if (result.status === 401) return events.onSessionEnded();
-    reportError(`${what}: ${result.message}`);
+    messages.fail(`${what}: ${result.message}`, form ? refusedFields(form, result) : []);
   };
 
   const clearRows = () => {
@@ -60,7 +71,7 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
 
   const load = async () => {
     const result = await callApi<{ items: ListedKey[] }>("GET", "/v1/keys");
-    if (!result.ok) return refused("Could not list your keys", result);
+    if (!result.ok) return refused(listMessages, "Could not list your keys", result);
     clearRows();
     for (const key of result.data.items) rows.set(key.id, keyRow(key));
     byId("key-rows").replaceChildren(...[...rows.values()].flatMap((entry) => [entry.row, entry.usageRow]));
@@ -102,9 +113,10 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     const usageCell = el("td", "", { colspan: "5" });
     const usage = el("div", "", { id: usageId, class: "usage", role: "region", "aria-label": `Usage of key ${key.name}` });
     usageCell.append(usage);
+    const usageMessages = messageArea(`usage-${key.id}-messages`, usageCell);
     usageRow.append(usageCell);
 
-    const entry: KeyRow = { key, row, nameCell, lastUsed, rename, usageButton, revoke, usageRow, usage };
+    const entry: KeyRow = { key, row, nameCell, lastUsed, rename, usageButton, revoke, usageRow, usage, usageMessages };
     rename.addEventListener("click", () => startRename(entry));
     usageButton.addEventListener("click", () => void toggleUsage(entry));
     revoke.addEventListener("click", () => {
@@ -128,12 +140,13 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
   const startRename = (entry: KeyRow) => {
     const inputId = `rename-${entry.key.id}`;
     const form = el("form", "", { class: "inline rename-form" });
+    const renameMessages = messageArea(`rename-${entry.key.id}`, form);
     const label = el("label", `New name for key ${entry.key.name}`, { for: inputId, class: "visually-hidden" });
     const input = el("input", "", { id: inputId, name: "name", maxlength: "64", required: "", autocomplete: "off" });
     input.value = entry.key.name;
     const save = el("button", "Save", { type: "submit" });
     const cancel = el("button", "Cancel", { type: "button", class: "secondary" });
-    form.append(label, input, save, cancel);
+    form.prepend(label, input, save, cancel);
     entry.rename.hidden = true;
     entry.nameCell.replaceChildren(form);
     input.focus();
@@ -155,14 +168,14 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
       const before = entry.key.name;
       const result = await callApi<ListedKey>("PATCH", `/v1/keys/${encodeURIComponent(entry.key.id)}`, { body: { name: String(data.get("name") ?? "") } });
       if (!result.ok) {
-        refused(`Could not rename “${before}”`, result);
+        refused(renameMessages, `Could not rename “${before}”`, result, form);
         input.focus();
         return;
       }
       entry.key = { ...entry.key, ...result.data };
       labelButtons(entry);
       finish();
-      announce(`Key “${before}” renamed to “${entry.key.name}”.`);
+      listMessages.say(`Key “${before}” renamed to “${entry.key.name}”.`);
     });
   };
 
@@ -171,6 +184,7 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     if (open) {
       entry.usageButton.setAttribute("aria-expanded", "false");
       entry.usageRow.hidden = true;
+      entry.usageMessages.clear();
       entry.chart?.destroy();
       entry.chart = undefined;
       return;
@@ -186,8 +200,8 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     const result = await callApi<{ items: HourUsage[] }>("GET", `/v1/keys/${encodeURIComponent(entry.key.id)}/usage`);
     entry.usage.removeAttribute("aria-busy");
     if (!result.ok) {
-      entry.usage.replaceChildren(el("p", `Could not load the usage: ${result.message}`));
-      return refused(`Could not load the usage of “${entry.key.name}”`, result);
+      entry.usage.replaceChildren();
+      return refused(entry.usageMessages, `Could not load the usage of “${entry.key.name}”`, result);
     }
     entry.chart?.destroy();
     entry.chart = renderUsage(entry.usage, result.data.items, entry.key.name);
@@ -197,19 +211,18 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
       await showUsage(entry);
       // Drawn again, the button is a new one: the focus goes to it, where it was.
       entry.usage.querySelector<HTMLButtonElement>(".refresh-usage")?.focus();
-      announce(`Usage of “${entry.key.name}” updated.`);
+      entry.usageMessages.say(`Usage of “${entry.key.name}” updated.`);
     });
     entry.usage.append(refresh);
   };
 
-  const issueForm = byId<HTMLFormElement>("issue-key-form");
   onSubmit(issueForm, async (data) => {
     const result = await callApi<{ name: string; key: string }>("POST", "/v1/keys", { body: { name: String(data.get("name") ?? "") } });
-    if (!result.ok) return refused("Could not issue the key", result);
+    if (!result.ok) return refused(issueMessages, "Could not issue the key", result, issueForm);
     issueForm.reset();
     newKeyValue.value = result.data.key;
     newKey.hidden = false;
-    announce(`Key “${result.data.name}” issued. Copy it now: you will not see it again.`);
+    newKeyMessages.say(`Key “${result.data.name}” issued. Copy it now: you will not see it again.`);
     byId("copy-key").focus();
     await load();
   });
@@ -217,11 +230,11 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
   byId("copy-key").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(newKeyValue.value);
-      announce("Key copied to the clipboard.");
+      newKeyMessages.say("Key copied to the clipboard.");
     } catch {
       // Clipboard access can be refused: leave the key selected for Ctrl+C instead.
       newKeyValue.select();
-      announce("The key is selected: copy it with Ctrl+C (⌘C on a Mac).");
+      newKeyMessages.say("The key is selected: copy it with Ctrl+C (⌘C on a Mac).");
     }
   });
   byId("use-key").addEventListener("click", () => events.onUseKey(newKeyValue.value));
@@ -235,8 +248,8 @@ export function setupKeys(events: { onUseKey(key: string): void; onSessionEnded(
     pendingRevoke = undefined;
     if (dialog.returnValue !== "revoke" || !key) return;
     const result = await callApi("DELETE", `/v1/keys/${encodeURIComponent(key.id)}`);
-    if (!result.ok) return refused(`Could not revoke “${key.name}”`, result);
-    announce(`Key “${key.name}” revoked.`);
+    if (!result.ok) return refused(listMessages, `Could not revoke “${key.name}”`, result);
+    listMessages.say(`Key “${key.name}” revoked.`);
     await load();
     byId("key-name").focus();
   });

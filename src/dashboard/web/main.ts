@@ -2,6 +2,7 @@ import { setupAccount } from "./account";
 import { setupAccountPanel } from "./account-panel";
 import { onKeyCall } from "./api";
 import { setupKeys } from "./keys";
+import { clearMessagesOnAction } from "./messages";
 import { setupPlayground } from "./playground";
 import { setupTrial } from "./trial";
 
@@ -28,6 +29,7 @@ const account = setupAccount({
     playground.forgetApiKey();
   },
 });
+clearMessagesOnAction();
 // Whoever calls with a key (the playground), the key list's "Last used" follows.
 onKeyCall(() => keys.keyUsed());
 trial.restore();

@@ -1,5 +1,6 @@
 import { callApi, type ApiResult, type Credential, quotaOf } from "./api";
-import { announce, byId, el, onSubmit, reportError } from "./dom";
+import { byId, el, onSubmit } from "./dom";
+import { messageArea } from "./messages";
 
 interface SearchResult {
   /** `nutrients` only with a nutrient sort or filter: the named nutrients' values per 100 g. */
@@ -47,6 +48,10 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
   const useKey = byId<HTMLInputElement>("use-api-key");
   const useTrial = byId<HTMLInputElement>("use-trial");
   const keyField = byId("playground-key-field");
+  const keyMessages = messageArea("playground-key", keyField);
+  // Every refusal of a data call, at the end of the search form: the results and the food detail below it
+  // go with a refusal, so this is the nearest place to what was clicked, whichever it was.
+  const searchMessages = messageArea("search", byId("search-form"));
   let trialToken: string | undefined;
   let groupsLoaded = false;
   // The key field only while a key is the credential: with the trial token it would only invite typing.
@@ -65,7 +70,7 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
   const dataCall = async <T>(path: string): Promise<T | undefined> => {
     const current = credential();
     if (!current) {
-      reportError("Enter an API key, or get a trial token above, to use the playground.");
+      searchMessages.fail("Enter an API key, or get a trial token above, to use the playground.", [keyInput]);
       return undefined;
     }
     const result: ApiResult<T> = await callApi<T>("GET", path, { credential: current });
@@ -77,12 +82,18 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     }
     if (!result.ok) {
       // An answer on screen from before the refusal would read as the answer to this request.
-      byId("results").hidden = true;
-      byId("food-detail").hidden = true;
-      reportError(result.message);
+      hideAnswers();
+      // A refused credential: the key typed is what to look at (a trial token has no field).
+      searchMessages.fail(result.message, result.status === 401 && current.kind === "key" ? [keyInput] : []);
       return undefined;
     }
     return result.data;
+  };
+
+  const hideAnswers = () => {
+    byId("result-summary").textContent = "";
+    byId("results").hidden = true;
+    byId("food-detail").hidden = true;
   };
 
   const nutrientNames = new Map<string, string>();
@@ -126,13 +137,14 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     const { params, q } = searchParams();
     const result = await dataCall<SearchResult>(`/v1/foods?${params}`);
     if (!result) return;
-    renderResults(result, q);
+    renderResults(result, q, params);
   };
 
-  const renderResults = (result: SearchResult, q: string) => {
+  const renderResults = (result: SearchResult, q: string, params: URLSearchParams) => {
     const pages = Math.max(1, Math.ceil(result.total / result.limit));
     const matching = q ? ` matching “${q}”` : "";
-    byId("result-summary").textContent = `${result.total} ${result.total === 1 ? "food" : "foods"}${matching}.`;
+    byId("result-summary").textContent =
+      result.total === 0 ? `No foods match${q ? ` “${q}”` : ""}.${widerSearchHint(params)}` : `${result.total} ${result.total === 1 ? "food" : "foods"}${matching}.`;
     const list = byId<HTMLOListElement>("result-list");
     // Numbered across pages: page 2 of 20 a page starts at 21.
     list.start = (result.page - 1) * result.limit + 1;
@@ -154,8 +166,8 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     byId("page-info").textContent = `Page ${result.page} of ${pages}`;
     byId<HTMLButtonElement>("prev-page").disabled = result.page <= 1;
     byId<HTMLButtonElement>("next-page").disabled = result.page >= pages;
-    byId("results").hidden = false;
-    announce(byId("result-summary").textContent ?? "");
+    // Nothing found: nothing to page through either; the summary says what to try instead.
+    byId("results").hidden = result.total === 0;
   };
 
   let shownFood: string | undefined;
@@ -193,8 +205,8 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
       }),
     );
     byId("food-detail").hidden = false;
+    // Another food: its name has the focus. The same food in another amount: its caption, a live region, says so.
     if (!sameFood) byId("food-name").focus();
-    else announce(byId("nutrient-caption").textContent ?? "");
   };
 
   // A portion picked applies at once; grams apply with the button (or Enter).
@@ -230,15 +242,14 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     /** After sign-out, a key of that account has no business staying in the playground. */
     forgetApiKey() {
       keyInput.value = "";
-      byId("results").hidden = true;
-      byId("food-detail").hidden = true;
+      hideAnswers();
     },
     useApiKey(key: string) {
       keyInput.value = key;
       useKey.checked = true;
       showKeyField();
       byId("search-q").focus();
-      announce("The playground now uses your new key.");
+      keyMessages.say("The playground now uses your new key.");
     },
     useTrialToken(token: string) {
       trialToken = token;
@@ -248,4 +259,13 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
       void loadGroups();
     },
   };
+}
+
+/** What to try when a search finds nothing (" Try …", or nothing): fewer words, and leaving out whatever else narrowed it. */
+function widerSearchHint(params: URLSearchParams): string {
+  const tries: string[] = [];
+  if (params.has("q")) tries.push("fewer or shorter words (each must occur in the food's name)");
+  if (params.has("group")) tries.push("all groups");
+  if ([...params.keys()].some((name) => name.startsWith("nutrient."))) tries.push("a wider nutrient filter, or none");
+  return tries.length === 0 ? "" : ` Try ${tries.join(", ")}.`;
 }

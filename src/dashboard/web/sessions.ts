@@ -1,5 +1,6 @@
 import { callApi } from "./api";
-import { announce, byId, el, formatDate, reportError } from "./dom";
+import { byId, el, formatDate } from "./dom";
+import { messageArea } from "./messages";
 
 interface ListedSession {
   id: string;
@@ -39,10 +40,12 @@ export function setupSessions(events: { onSessionEnded(): void }) {
   const list = byId("session-list");
   const others = byId<HTMLButtonElement>("revoke-others");
   const heading = byId("sessions-title");
+  // Under the heading, where the focus goes once a session's row (and its button) is gone.
+  const messages = messageArea("sessions", heading, "after");
 
   const refused = (what: string, result: { status: number; message: string }) => {
     if (result.status === 401) return events.onSessionEnded();
-    reportError(`${what}: ${result.message}`);
+    messages.fail(`${what}: ${result.message}`);
   };
 
   const load = async () => {
@@ -76,7 +79,7 @@ export function setupSessions(events: { onSessionEnded(): void }) {
         await load();
         // The button is gone with its row: the list's heading is the nearest place to carry on from.
         heading.focus();
-        announce(`Signed out ${device}.`);
+        messages.say(`Signed out ${device}.`);
       });
       item.append(revoke);
     }
@@ -90,7 +93,7 @@ export function setupSessions(events: { onSessionEnded(): void }) {
     if (!result.ok) return refused("Could not sign out your other devices", result);
     await load();
     heading.focus();
-    announce("Your other devices are signed out.");
+    messages.say("Your other devices are signed out.");
   });
 
   return {

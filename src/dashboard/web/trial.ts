@@ -1,6 +1,7 @@
 import type {} from "altcha";
 import { callApi } from "./api";
-import { announce, byId, reportError } from "./dom";
+import { byId, formatDate } from "./dom";
+import { messageArea } from "./messages";
 
 // The widget's proof of work runs in a worker served by this server (the "external" build has none
 // inlined), so the page's Content-Security-Policy needs no blob: or data: workers.
@@ -21,6 +22,7 @@ export function setupTrial(events: { onToken(token: string): void }) {
     $altcha.algorithms.set(algorithm, () => new Worker(WORKER_URL));
   }
   const widget = byId("altcha") as HTMLElement & { configure?: (options: { fetch: typeof fetch }) => Promise<void> };
+  const messages = messageArea("trial", widget, "after");
 
   // The widget fetches its challenge itself and reports a refusal only as "error": this fetch remembers
   // the last answer, so that a 429 can say how long to wait.
@@ -35,7 +37,7 @@ export function setupTrial(events: { onToken(token: string): void }) {
   const use = (stored: StoredToken) => {
     const expires = byId<HTMLTimeElement>("trial-expires");
     expires.dateTime = stored.expiresAt;
-    expires.textContent = new Date(stored.expiresAt).toLocaleString();
+    expires.textContent = formatDate(stored.expiresAt);
     byId("trial-info").hidden = false;
     if (stored.remaining !== undefined) byId("trial-remaining").textContent = String(stored.remaining);
     events.onToken(stored.token);
@@ -44,18 +46,18 @@ export function setupTrial(events: { onToken(token: string): void }) {
   widget.addEventListener("verified", async (event) => {
     const { payload } = (event as CustomEvent<{ payload: string }>).detail;
     const result = await callApi<StoredToken>("POST", "/v1/trial-token", { body: { challengeToken: payload } });
-    if (!result.ok) return reportError(`Could not get a trial token: ${result.message}${waitHint(result.headers.get("retry-after"))}`);
+    if (!result.ok) return messages.fail(`Could not get a trial token: ${result.message}${waitHint(result.headers.get("retry-after"))}`);
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ token: result.data.token, expiresAt: result.data.expiresAt }));
     use(result.data);
-    announce("Trial token ready: the playground below now uses it.");
+    messages.say("Trial token ready: the playground below now uses it.");
   });
   widget.addEventListener("statechange", (event) => {
     const { state, error } = (event as CustomEvent<{ state: string; error?: string | null }>).detail;
     if (state === "error") {
-      if (lastChallenge?.status === 429) reportError(`Too many trial challenges from your network.${waitHint(lastChallenge.retryAfter)}`);
-      else reportError(`The challenge failed: ${error ?? "it could not be fetched or solved"}. Try again.`);
+      if (lastChallenge?.status === 429) messages.fail(`Too many trial challenges from your network.${waitHint(lastChallenge.retryAfter)}`);
+      else messages.fail(`The challenge failed: ${error ?? "it could not be fetched or solved"}. Try again.`);
     }
-    if (state === "expired") reportError("The challenge expired before it was used. Solve it again.");
+    if (state === "expired") messages.fail("The challenge expired before it was used. Solve it again.");
   });
 
   return {

@@ -1,5 +1,5 @@
 import { el } from "./dom";
-import { HOUR_MS, type HourSlot, hourSlots, type HourUsage, scaleTop, usageTotals } from "./usage-hours";
+import { HOUR_MS, type HourSlot, hourSlots, type HourUsage, scaleTicks, scaleTop, usageTotals } from "./usage-hours";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** Drawn in CSS pixels at the width it gets, so its labels stay 11 px on a phone and on a desktop alike. */
@@ -90,12 +90,12 @@ function chartSvg(slots: HourSlot[], keyName: string, totals: { allowed: number;
     ),
   );
 
-  // The scale: 0, half and the top, as lines across the plot.
-  for (const value of [0, top / 2, top]) {
+  // The scale: whole numbers of requests from 0 to the top, as lines across the plot.
+  for (const value of scaleTicks(top)) {
     const at = y(value);
     chart.append(
       svg("line", { class: value === 0 ? "axis" : "grid", x1: MARGIN.left, x2: width - MARGIN.right, y1: at, y2: at }),
-      svg("text", { class: "tick", x: MARGIN.left - 4, y: at + 4, "text-anchor": "end" }, Number.isInteger(value) ? count(value) : value.toFixed(1)),
+      svg("text", { class: "tick", x: MARGIN.left - 4, y: at + 4, "text-anchor": "end" }, count(value)),
     );
   }
 

@@ -51,3 +51,12 @@ export function scaleTop(busiest: number): number {
   for (const step of [1, 2, 5, 10]) if (step * power >= busiest) return step * power;
   return 10 * power;
 }
+
+/**
+ * The scale's labelled values, 0 to `top` (a `scaleTop`): whole requests only, so the middle of a top of
+ * 5 is not "2.5". Halves where they are whole, else every request (a top of 5: 0 to 5, six lines).
+ */
+export function scaleTicks(top: number): number[] {
+  const step = Number.isInteger(top / 2) ? top / 2 : top <= 5 ? 1 : top;
+  return Array.from({ length: top / step + 1 }, (_, i) => i * step);
+}
