@@ -153,8 +153,17 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   }
   description = description.replace(/\([^()]*\)/g, " ");
 
-  // The food is named before the first comma; what follows says how it is prepared ("onion, chopped").
-  const comma = description.indexOf(",");
+  // The food is named before the first comma; what follows says how it is prepared ("onion, chopped"),
+  // unless all before it is about the food ("4 skinless, boneless chicken breast halves").
+  let comma = description.indexOf(",");
+  while (comma !== -1 && foldedWords(description.slice(0, comma)).every((word) => NOISE.has(wordKey(word)))) {
+    const next = description.indexOf(",", comma + 1);
+    if (next === -1) {
+      comma = -1;
+      break;
+    }
+    comma = next;
+  }
   const head = comma === -1 ? description : description.slice(0, comma);
   const tail = comma === -1 ? "" : description.slice(comma + 1);
 
@@ -185,10 +194,10 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
 
   // Synonyms first: their words name the food even where they would be noise ("half and half").
   let named = applySynonyms(words.map(wordKey)).filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
-  // Leading numbers or unit words left by a quantity the parser refused ("1/0 cup flour") name no food;
+  // Leading numbers or unit words left by a quantity the parser refused ("1/0 cup flour", "1e309 g") name no food;
   // a percentage names one ("2% milk").
   if (!/^\s*\d+(?:\.\d+)?\s*%/.test(choice)) {
-    while (named.length > 0 && (/^\d+$/.test(named[0]!.key) || isUnitWord(named[0]!.key))) named = named.slice(1);
+    while (named.length > 0 && (/^\d/.test(named[0]!.key) || isUnitWord(named[0]!.key))) named = named.slice(1);
   }
   // "5 garlic cloves", "1 lb salmon fillets": a portion's name after the food is the unit, not the food;
   // so is one before it that the parser left there ("1 large stalk celery").

@@ -58,7 +58,7 @@ const AnalyzeResult = t.Object({
 
 const SuggestResult = t.Object({ items: t.Array(FoodRef) });
 
-export type AnalyzeBody = typeof AnalyzeBody.static;
+
 export type AnalyzedLine = typeof AnalyzedLine.static;
 export type AnalyzeResult = typeof AnalyzeResult.static;
 export type NutrientTotal = typeof NutrientTotal.static;

@@ -10,7 +10,7 @@ import type { UnitOfMeasureDefinitions } from "parse-ingredient";
 export type MassUnit = "g" | "kg" | "mg" | "oz" | "lb";
 export type VolumeUnit = "cup" | "tbsp" | "tsp" | "ml" | "l" | "fl oz" | "pint" | "quart" | "gallon";
 /** A unit that is a portion of the food by that name ("2 cloves garlic": the food's "clove" portion). */
-export type NamedUnit = (typeof NAMED_UNITS)[number];
+type NamedUnit = (typeof NAMED_UNITS)[number];
 export type Unit = MassUnit | VolumeUnit | NamedUnit;
 
 /** Grams in one unit (1 oz = 28.349523 g, 1 lb = 453.59237 g). */

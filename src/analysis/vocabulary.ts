@@ -162,6 +162,7 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   "single cream": "cream light",
   "coriander leaf": "cilantro",
   "chocolate chip": "semisweet chocolate",
+  "semi sweet": "semisweet",
   "semisweet chocolate chip": "semisweet chocolate",
   "half and half": "half and half",
   "apple cider vinegar": "cider vinegar",
