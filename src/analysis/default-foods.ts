@@ -29,6 +29,9 @@ export const DEFAULT_FOODS: Readonly<Record<string, string>> = {
   "plain yogurt": "01116",
   "chicken broth": "06194", // Soup, chicken broth, ready-to-serve
   "beef broth": "06008", // Soup, beef broth or bouillon canned, ready-to-serve
+  "vegetable broth": "06700", // Soup, vegetable broth, ready to serve
+  "canned green chili": "11329", // Peppers, hot chili, green, canned, pods, excluding seeds, solids and liquids
+  "green chili": "11670", // Peppers, hot chili, green, raw
   "soy sauce": "16123", // Soy sauce made from soy and wheat (shoyu)
   mayonnaise: "04025", // Salad dressing, mayonnaise, regular
   "tomato sauce": "11549", // Tomato products, canned, sauce
@@ -45,6 +48,7 @@ export const DEFAULT_FOODS: Readonly<Record<string, string>> = {
   corn: "11167", // Corn, sweet, yellow, raw
   "corn kernel": "11167",
   "frozen corn": "11178", // Corn, sweet, yellow, frozen, kernels cut off cob, unprepared
+  "frozen corn kernel": "11178",
   olive: "09193", // Olives, ripe, canned (small-extra large)
   "black olive": "09193",
   cilantro: "11165", // Coriander (cilantro) leaves, raw
@@ -73,6 +77,7 @@ export const DEFAULT_FOODS: Readonly<Record<string, string>> = {
   "italian sausage": "07036", // Sausage, Italian, pork, raw
   chicken: "05011", // Chicken, broilers or fryers, meat only, raw
   "chicken breast": "05062", // Chicken, broiler or fryers, breast, skinless, boneless, meat only, raw
+  "chicken thigh": "05096", // Chicken, broilers or fryers, dark meat, thigh, meat only, raw
   "ground beef": "23572", // Beef, ground, 80% lean meat / 20% fat, raw
   tuna: "15121", // Fish, tuna, light, canned in water, drained solids
   salmon: "15236", // Fish, salmon, Atlantic, farmed, raw

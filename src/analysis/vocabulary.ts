@@ -40,6 +40,7 @@ export const PREPARATIONS: Readonly<Record<string, readonly string[]>> = {
 export const DESCRIPTION_PREPARATIONS: ReadonlySet<string> = new Set([
   ...Object.values(PREPARATIONS).flat(),
   "unpacked", "unsifted", "piece", "strip", "ring", "halve", "slice", "wedge", "spooned", "stirred", "dipped", "leveled", "section", "ball", "julienne",
+  "brownulated", "shell",
 ]);
 
 /**
@@ -107,7 +108,7 @@ export const PLAIN_NAME_WORDS: ReadonlySet<string> = new Set([
 /** Words SR28 heads a name with to say what kind of food follows ("Spices, cumin seed", "Fish, salmon, Atlantic"). */
 export const CATEGORY_WORDS: ReadonlySet<string> = new Set([
   "spice", "nut", "seed", "fish", "crustacean", "mollusk", "leavening", "agent", "alcoholic", "beverage", "cereal", "game", "meat",
-  "vegetable", "fruit", "syrup", "soup", "sauce", "grain",
+  "vegetable", "fruit", "syrup", "grain", "soup", "sauce", "pepper",
 ]);
 
 /**
@@ -121,7 +122,7 @@ export const PROCESSED_NAME_WORDS: ReadonlySet<string> = new Set([
   "formula", "restaurant", "fast", "food", "snack", "candies", "candy", "chip", "flavored", "glazed", "stuffed", "creamed", "condensed",
   "evaporated", "instant", "ready", "serve", "eat", "par", "infant", "toddler", "junior", "strained", "beverage", "drink", "cocktail",
   "nectar", "bar", "cereal", "ring", "smoked", "cured", "salt", "low", "reduced", "lite", "light", "diet", "fat", "free", "added",
-  "vitamin", "fortified", "protein", "isolate", "concentrate", "solid", "liquid", "pack", "packed", "water", "heavy", "oil", "ground",
+  "vitamin", "fortified", "protein", "isolate", "concentrate", "pack", "packed", "water", "heavy", "oil", "ground", "skin",
   "meatless", "vegetarian", "tofu", "soy", "nonfat", "lowfat", "skim", "sprouted", "blend", "imitation", "sauteed", "simmered",
   "poached", "scrambled", "caramelized", "marinated", "seasoned", "blanched", "rehydrated", "stir", "puree", "paste", "sweetener",
   // another product made of the food
@@ -163,6 +164,8 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   "coriander leaf": "cilantro",
   "chocolate chip": "semisweet chocolate",
   "semi sweet": "semisweet",
+  lemongrass: "lemon grass",
+  "lasagna noodle": "pasta",
   "semisweet chocolate chip": "semisweet chocolate",
   "half and half": "half and half",
   "apple cider vinegar": "cider vinegar",

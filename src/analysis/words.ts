@@ -24,9 +24,11 @@ const POSSESSIVE = /['\u2019]s\b/gu;
 const SINGULARS: Readonly<Record<string, string>> = {
   cookies: "cookie",
   brownies: "brownie",
+  // Chile and chili are one pepper, in SR28's names as in lines.
   chilies: "chili",
   chilis: "chili",
-  chiles: "chile",
+  chiles: "chili",
+  chile: "chili",
   veggies: "veggie",
   smoothies: "smoothie",
   calories: "calorie",
