@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import type { CatalogStore, PortionRow } from "../catalog/store";
 import { type NameTraits, nameTraits } from "./name-traits";
-import { foldedWords, wordKey } from "./words";
+import { foldedWords, markLacking, wordKey } from "./words";
 
 /**
  * The name index the analysis matches lines against, built once per process from the catalog (all 8,789
@@ -99,7 +99,7 @@ export function buildFoodIndex(store: CatalogStore): FoodIndex {
     const noted: number[] = [];
     nameParts(candidate.name).forEach((part, partIndex) => {
       for (const { text, inParentheses } of part) {
-        const keys = partKeys(text, keyOf);
+        const keys = markLacking(partKeys(text, keyOf));
         keys.forEach((key, i) => {
           words.push(key);
           parts.push(Math.min(partIndex, 255));

@@ -1,7 +1,7 @@
 import { type Ingredient, parseIngredient } from "parse-ingredient";
 import { isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
 import { NOISE, PREPARATIONS, STATES, SYNONYMS } from "./vocabulary";
-import { foldedWords, wordKey } from "./words";
+import { foldedWords, markLacking, wordKey } from "./words";
 
 /**
  * One ingredient line read into what the matcher and the conversion need (decisions §16). The quantity and
@@ -193,7 +193,7 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   if (words.some((w, i) => w === "ground" && words[i - 1] === "freshly")) states.splice(states.indexOf("ground"), 1);
 
   // Synonyms first: their words name the food even where they would be noise ("half and half").
-  let named = applySynonyms(words.map(wordKey)).filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
+  let named = applySynonyms(markLacking(words.map(wordKey))).filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
   // Leading numbers or unit words left by a quantity the parser refused ("1/0 cup flour", "1e309 g") name no food;
   // a percentage names one ("2% milk").
   if (!/^\s*\d+(?:\.\d+)?\s*%/.test(choice)) {

@@ -153,7 +153,7 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   floret: "",
   cornflour: "cornstarch",
   "corn starch": "cornstarch",
-  unsalted: "without salt",
+  unsalted: "without -salt",
   courgette: "zucchini",
   aubergine: "eggplant",
   prawn: "shrimp",

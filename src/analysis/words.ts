@@ -57,3 +57,21 @@ export function wordKey(folded: string): string {
 export function wordKeys(text: string): string[] {
   return foldedWords(text).map(wordKey);
 }
+
+/**
+ * Keys after "without" are what the food lacks: marked (`-salt`), so that "onion salt" is not "Onions,
+ * boiled, without salt", while "unsalted butter" (a line's "without salt") still is "Butter, without salt".
+ */
+export function markLacking(keys: readonly string[]): string[] {
+  let lacking = false;
+  return keys.map((key) => {
+    if (key === "without") {
+      lacking = true;
+      return key;
+    }
+    if (lacking && NOT_LACKING.has(key)) lacking = false;
+    return lacking ? `-${key}` : key;
+  });
+}
+/** Words that end what "without" governs ("without skin and seeds" lacks both; "or", "with" start anew). */
+const NOT_LACKING = new Set(["with", "or", "plus"]);

@@ -158,3 +158,14 @@ describe("the defaults for bare names", () => {
     }
   });
 });
+
+describe("what a name says the food lacks is not the food's", () => {
+  test("'without salt' does not make a food salt; unsalted butter is still butter without salt", async () => {
+    const { analysis } = await catalogAnalysis();
+    const butter = analysis.index.foods[analysis.index.positionOf.get("01145")!]!;
+    expect(butter.traits.words).toContain("-salt");
+    expect(butter.traits.words).not.toContain("salt");
+    expect(await food("1 tbsp unsalted butter")).toMatchObject({ foodNumber: "01145" });
+    expect(await food("1 tsp salt")).toMatchObject({ foodNumber: "02047" });
+  });
+});
