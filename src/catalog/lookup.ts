@@ -27,20 +27,26 @@ export function parseLookupBody(body: unknown): LookupRequest {
   foodNumbers.forEach((n, i) => {
     if (typeof n !== "string") throw apiError("VALIDATION_ERROR", `foodNumbers.${i}`, "must be a string");
   });
-  let selected: string[] | undefined;
-  if (nutrients !== undefined) {
-    if (!Array.isArray(nutrients)) throw apiError("VALIDATION_ERROR", "nutrients", "must be an array of nutrient numbers");
-    nutrients.forEach((n, i) => {
-      if (typeof n !== "string") throw apiError("VALIDATION_ERROR", `nutrients.${i}`, "must be a string");
-    });
-    selected = nutrients.map((n: string) => n.trim());
-  }
+  const selected = parseNutrientSelection(nutrients);
   let amount: AmountRequest | undefined;
   if (grams !== undefined) {
     if (typeof grams !== "number") throw apiError("VALIDATION_ERROR", "grams", "must be a number");
     amount = { grams: gramsFromNumber(grams) };
   }
   return { foodNumbers: [...new Set(foodNumbers as string[])], view: { nutrients: selected, amount } };
+}
+
+/**
+ * A body's `nutrients` (a lookup's, a recipe analysis's): absent, or an array of nutrient numbers as strings,
+ * trimmed; numbers that are no nutrient are kept, for the answer to ignore as the detail route does.
+ */
+export function parseNutrientSelection(nutrients: unknown): string[] | undefined {
+  if (nutrients === undefined) return undefined;
+  if (!Array.isArray(nutrients)) throw apiError("VALIDATION_ERROR", "nutrients", "must be an array of nutrient numbers");
+  nutrients.forEach((n, i) => {
+    if (typeof n !== "string") throw apiError("VALIDATION_ERROR", `nutrients.${i}`, "must be a string");
+  });
+  return nutrients.map((n: string) => n.trim());
 }
 
 /** The answer's JSON from each food's detail JSON (null: not found), without parsing them again. */

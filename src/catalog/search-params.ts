@@ -142,7 +142,8 @@ function parseSort(sort: string | undefined, order: string | undefined, hasTerms
   throw apiError("VALIDATION_ERROR", "sort", "must be relevance, foodNumber, name or nutrient.<number>");
 }
 
-function clampedInteger(name: string, raw: string | undefined, range: { fallback: number; min: number; max: number }): number {
+/** A query parameter that must be an integer, clamped into its range (absent or empty: the fallback). */
+export function clampedInteger(name: string, raw: string | undefined, range: { fallback: number; min: number; max: number }): number {
   if (raw === undefined || raw === "") return range.fallback;
   if (!/^[+-]?\d+$/.test(raw)) throw apiError("VALIDATION_ERROR", name, "must be an integer");
   // BigInt so that 10^20 clamps instead of turning into a float.

@@ -3,7 +3,7 @@ import { asc, count, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { catalogInfo, foodGroups, foods, nutrients } from "./sqlite-schema";
 import type { Candidate } from "./ranking";
-import type { CatalogStore, FoodGroupCount, NutrientDefinition, NutrientRanking, StoredCoding, StoredDetail } from "./store";
+import type { CatalogStore, FoodGroupCount, FoodNutrientValue, NutrientDefinition, NutrientRanking, PortionRow, StoredCoding, StoredDetail } from "./store";
 
 /** The importer's little-endian arrays (import/sqlite-rankings.ts), read whatever this machine's byte order. */
 function decodeRanking(foodIdBytes: Uint8Array, valueBytes: Uint8Array): NutrientRanking {
@@ -70,6 +70,11 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   const detailQuery = (column: StoredCoding) => sqlite.query<StoredDetail, [number]>(`SELECT etag, ${column} AS body FROM food_details WHERE food_id = ?1`);
   const detailIn = { zstd: detailQuery("zstd"), gzip: detailQuery("gzip") } satisfies Record<StoredCoding, unknown>;
 
+  // Plain prepared SQL, as above: the portions are read once per worker (15,438 rows), a food's values on
+  // every analysed recipe line whose food is not cached.
+  const allPortionRows = sqlite.query<PortionRow, []>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions ORDER BY food_id, seq");
+  const valuesOf = sqlite.query<FoodNutrientValue, [number]>("SELECT nutrient_number AS number, value FROM nutrient_values WHERE food_id = ?1");
+
   let groupsCache: FoodGroupCount[] | undefined;
   let nutrientsCache: NutrientDefinition[] | undefined;
   let infoCache: Record<string, string> | undefined;
@@ -94,6 +99,14 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
 
     storedDetail(foodId, coding) {
       return detailIn[coding].get(foodId) ?? undefined;
+    },
+
+    allPortions() {
+      return allPortionRows.all();
+    },
+
+    nutrientValues(foodId) {
+      return valuesOf.all(foodId);
     },
 
     foodGroups() {

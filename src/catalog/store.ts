@@ -26,6 +26,13 @@ export interface CatalogStore {
    * its JSON; food ids are NDB_No as integers.
    */
   storedDetail(foodId: number, coding: StoredCoding): StoredDetail | undefined;
+  /**
+   * Every food's SR28 portions (WEIGHT), by food id then seq: read once, to turn a recipe's amounts into grams
+   * (src/analysis/). Food ids are NDB_No as integers.
+   */
+  allPortions(): PortionRow[];
+  /** A food's nutrient values per 100 g as SR28 gives them (numbers and values only), in no particular order. */
+  nutrientValues(foodId: number): FoodNutrientValue[];
   /** Every food group with its number of foods, by code. */
   foodGroups(): FoodGroupCount[];
   /** Every nutrient definition, in SR order. */
@@ -40,6 +47,22 @@ export interface CatalogStore {
 export interface NutrientRanking {
   readonly foodIds: Int32Array;
   readonly values: Float64Array;
+}
+
+/** A row of SR28's WEIGHT: `amount` of `description` weighs `grams`. */
+export interface PortionRow {
+  foodId: number;
+  seq: number;
+  amount: number;
+  description: string;
+  grams: number;
+}
+
+export interface FoodNutrientValue {
+  /** Nutr_No: three digits. */
+  number: string;
+  /** Per 100 g of edible portion. */
+  value: number;
 }
 
 export interface FoodGroupCount {
