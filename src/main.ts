@@ -47,9 +47,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** The settings of the commands on a server's state, and what start-up would say about its data directory. */
+/** The settings of the commands on a server's state: the service's own where known (cli/service-settings.ts). */
 async function adminConfig(flags: ReadonlyMap<string, string>): Promise<Config> {
-  const config = loadConfig(flags, process.env);
+  const config = (await import("./cli/service-settings")).loadAdminConfig(flags, process.env);
   if (config.dataDirNotice !== undefined) console.error(config.dataDirNotice);
   return config;
 }

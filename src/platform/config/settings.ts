@@ -25,6 +25,18 @@ export type Setting = SettingBase & ({ readonly default: string; readonly unset?
  */
 export const DATA_DIR_DEFAULT = { checkout: "./.foodapi", elsewhere: "./data" } as const;
 
+/**
+ * What deploy/foodapi.service gives `serve` besides the environment: its env file and the directory flags
+ * on its ExecStart (its StateDirectory and CacheDirectory, the only places it may write). The commands that
+ * work on the server's state (keys, users, backup, restore) read the same, so that run as root on the
+ * systemd install they find what the service uses (cli/service-settings.ts; test/app/deploy.test.ts checks
+ * the unit against this).
+ */
+export const SYSTEMD_UNIT = {
+  envFile: "/etc/foodapi/foodapi.env",
+  flags: { "data-dir": "/var/lib/foodapi", "cache-dir": "/var/cache/foodapi" },
+} as const;
+
 export const SETTINGS = {
   port: { flag: "port", env: "PORT", default: "3000", help: "port to listen on (0: any free port, printed at start)" },
   host: { flag: "host", env: "HOST", default: "127.0.0.1", help: "address to listen on (an IP address or a host name)" },
