@@ -190,9 +190,9 @@ function defaultDataDir(cwd: string): { dir: string; notice?: string } {
   };
 }
 
-/** `cwd`: what a relative path or the default data directory is relative to. */
-export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>, cwd = process.cwd()): Config {
+export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>): Config {
   const source = { flags, env };
+  const cwd = process.cwd();
   const get = (key: SettingKey) => read(source, SETTINGS[key].flag, SETTINGS[key].env);
   /** The value given, else the setting's default, which goes through the same parser as a given one. */
   const orDefault = (key: DefaultedSettingKey) => get(key) ?? fallback(key);
