@@ -2,7 +2,7 @@
 import { COMMANDS, overallHelp } from "./cli/commands";
 import { CannotStart, NotFound } from "./cli/errors";
 import { parseArgs, UsageError } from "./platform/config/args";
-import { ConfigError, loadConfig } from "./platform/config/config";
+import { type Config, ConfigError, loadConfig } from "./platform/config/config";
 import { CatalogUnavailable } from "./catalog/catalog-db";
 import { DataDirUnusable, StateStoreUnusable } from "./platform/storage/storage-fault";
 import { BUILD, SERVICE_NAME, SERVICE_VERSION } from "./platform/version";
@@ -37,14 +37,21 @@ async function main(argv: readonly string[]): Promise<number> {
     case "trial-token":
       return (await import("./cli/trial-token")).trialTokenCommand(args.flags.get("url")?.replace(/\/+$/, "") ?? loadConfig(new Map(), process.env).baseUrl.origin);
     case "users":
-      return (await import("./cli/users")).usersCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
+      return (await import("./cli/users")).usersCommand(args.positionals, args.flags, await adminConfig(args.flags));
     case "backup":
-      return (await import("./cli/backup")).backupCommand(args.flags, loadConfig(args.flags, process.env));
+      return (await import("./cli/backup")).backupCommand(args.flags, await adminConfig(args.flags));
     case "restore":
-      return (await import("./cli/backup")).restoreCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
+      return (await import("./cli/backup")).restoreCommand(args.positionals, args.flags, await adminConfig(args.flags));
     default:
-      return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, loadConfig(args.flags, process.env));
+      return (await import("./cli/keys")).keysCommand(args.positionals, args.flags, await adminConfig(args.flags));
   }
+}
+
+/** The settings of the commands on a server's state: the service's own where known (cli/service-settings.ts). */
+async function adminConfig(flags: ReadonlyMap<string, string>): Promise<Config> {
+  const config = (await import("./cli/service-settings")).loadAdminConfig(flags, process.env);
+  if (config.dataDirNotice !== undefined) console.error(config.dataDirNotice);
+  return config;
 }
 
 main(process.argv.slice(2)).then(

@@ -9,6 +9,7 @@ import type { StateStores } from "../app/state/state-stores";
 import { storageFault } from "../platform/storage/storage-fault";
 import { type ActiveKeys, createActiveKeys } from "../keys/active-keys";
 import { CannotStart, NotFound } from "./errors";
+import { serviceSettingsHint } from "./service-settings";
 
 export { NotFound };
 
@@ -25,11 +26,7 @@ export interface AdminState {
  * `--redis-url` is set, so that a running server sees the change on its next request.
  */
 export async function withAdminState<T>(config: Config, command: string, work: (state: AdminState) => Promise<T>): Promise<T> {
-  if (!config.stateUrl && !existsSync(config.dataDir)) {
-    throw new CannotStart(
-      `no data directory at ${config.dataDir}: '${command}' works on a server's data directory (start 'foodapi serve' there once, or pass --data-dir or FOODAPI_DATA_DIR)`,
-    );
-  }
+  requireDataDir(config, command);
   const stores = await openState(config, (line) => console.error(line));
   try {
     return await work({ stores, keys: createActiveKeys({ store: stores.keys, revocations: stores.keyRevocations, clock: systemClock }) });
@@ -39,6 +36,17 @@ export async function withAdminState<T>(config: Config, command: string, work: (
   } finally {
     await stores.close();
   }
+}
+
+/**
+ * The data directory a command works on must exist (unless the state is in PostgreSQL): one made anew
+ * would be one no server uses. Nothing is created.
+ */
+export function requireDataDir(config: Config, command: string): void {
+  if (config.stateUrl || existsSync(config.dataDir)) return;
+  throw new CannotStart(
+    `no data directory at ${config.dataDir}: '${command}' works on a server's data directory (start 'foodapi serve' there once, or pass --data-dir or FOODAPI_DATA_DIR)${serviceSettingsHint(config)}`,
+  );
 }
 
 /** An e-mail argument: malformed is a usage error (exit 2). */

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { UsageError } from "../platform/config/args";
 import type { Config } from "../platform/config/config";
 import { backupState, restoreState, StateCopyRefused } from "../app/state/state-backup";
-import { print } from "./admin-state";
+import { print, requireDataDir } from "./admin-state";
 import { CannotStart } from "./errors";
 
 /** With the state in PostgreSQL, its own tools are the right ones: this says which, and does nothing (exit 2). */
@@ -21,6 +21,7 @@ export function backupCommand(flags: ReadonlyMap<string, string>, config: Config
   const out = flags.get("out");
   if (!out) throw new UsageError("'foodapi backup' needs --out FILE (where to write the copy)");
   const file = resolve(out);
+  requireDataDir(config, "backup");
   try {
     const { bytes, schemaVersion } = backupState(config.dataDir, file);
     print(flags.has("json"), { file, bytes, schemaVersion }, () => `backed up ${config.dataDir}'s state database to ${file} (${bytes} bytes, schema ${schemaVersion})\n`);

@@ -1,7 +1,7 @@
 import { DEFAULT_SR28_SOURCE } from "../catalog/import/sr28-release";
 import type { CommandSpec } from "../platform/config/args";
 import { DEFAULT_CATALOG_FILE } from "../catalog/catalog-db";
-import { SETTING_FLAGS, settingsHelp } from "../platform/config/settings";
+import { SETTING_FLAGS, settingsHelp, SYSTEMD_UNIT } from "../platform/config/settings";
 import { BACKUP_USAGE, KEYS_USAGE, RESTORE_USAGE, USERS_USAGE } from "./usage";
 
 /** Each subcommand: what it accepts (for the argument parser) and its usage (for `--help`). */
@@ -68,5 +68,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
 
 export function overallHelp(): string {
   const commands = Object.entries(COMMANDS).map(([name, c]) => `  foodapi ${name.padEnd(12)} ${c.summary}`).join("\n");
-  return `foodapi: the USDA SR28 food composition API in one binary\n\nCommands:\n${commands}\n\n'foodapi COMMAND --help' shows a command's usage.\n\nSettings (flag, environment variable; a flag wins over its variable, which wins over the default):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`;
+  return `foodapi: the USDA SR28 food composition API in one binary\n\nCommands:\n${commands}\n\n'foodapi COMMAND --help' shows a command's usage.\n\nSettings (flag, environment variable; a flag wins over its variable, which wins over the default):\n${settingsHelp()}\n\nThe commands on a server's state (keys, users, backup, restore) read ${SYSTEMD_UNIT.envFile} too where it is readable,\nwith the unit's --data-dir ${SYSTEMD_UNIT.flags["data-dir"]}: run as root on the systemd install, they use the service's state.\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`;
 }

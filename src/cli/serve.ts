@@ -22,6 +22,7 @@ import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./w
  */
 export async function serve(config: Config): Promise<number> {
   const role = workerRole();
+  if (role === null && config.dataDirNotice !== undefined) console.error(config.dataDirNotice);
   if (role === null) await refuseUnresolvableHost(config);
   if (role === null && config.workers > 1 && config.catalogPath === undefined) {
     // Copied out of the binary before the other workers start, so that they do not all race to do it.

@@ -1,15 +1,25 @@
+import { SETTINGS, SYSTEMD_UNIT } from "../platform/config/settings";
+
 /**
  * The usage text of the admin commands, apart from their code: `foodapi help` shows it without loading the
  * stores (subcommands load on demand, main.ts).
  */
 
+/** Where every command on a server's state finds it (cli/service-settings.ts). */
+const WHERE_THE_STATE_IS = `Where the state is: the data directory (--data-dir or FOODAPI_DATA_DIR; default: ${SETTINGS.dataDir.unset}),
+or PostgreSQL (--state-url or FOODAPI_STATE_URL); pass the server's --redis-url (FOODAPI_REDIS_URL) too, if it has one.
+Where ${SYSTEMD_UNIT.envFile} is readable (the systemd install, run as root), the service's settings are used: that
+file and the unit's --data-dir ${SYSTEMD_UNIT.flags["data-dir"]}; this command's own variables and flags still win. Run as root, a
+file it makes in the data directory is given the directory's owner, so the service can still open it.`;
+
 export const KEYS_USAGE = `Usage: foodapi keys create --email E --name N [--json]
        foodapi keys list [--email E] [--json]
        foodapi keys revoke ID [--json]
 
-API keys in the state a server uses: its data directory (--data-dir or FOODAPI_DATA_DIR, default ./data; it must exist:
-start the server once first) or its PostgreSQL (--state-url or FOODAPI_STATE_URL); pass the server's --redis-url
-(FOODAPI_REDIS_URL) too, if it has one. A change reaches a running server's next request.
+API keys in the state a server uses (a data directory must exist: start the server once first).
+A change reaches a running server's next request.
+
+${WHERE_THE_STATE_IS}
 
   create  issues a key for E (creating the account, without a password, if needed); the key is the only line on stdout
   list    the active keys, newest first: of every account, or of E's
@@ -24,9 +34,10 @@ export const USERS_USAGE = `Usage: foodapi users list [--json]
        foodapi users enable EMAIL [--json]
        foodapi users set-password EMAIL [--json]   (the new password on stdin)
 
-Accounts in the state a server uses: its data directory (--data-dir or FOODAPI_DATA_DIR, default ./data) or its
-PostgreSQL (--state-url or FOODAPI_STATE_URL); pass the server's --redis-url (FOODAPI_REDIS_URL) too, if it has one.
+Accounts in the state a server uses (a data directory must exist: start the server once first).
 A change reaches a running server's next request.
+
+${WHERE_THE_STATE_IS}
 
   list          every account: e-mail, name, status, whether it has a password, active keys
   disable       ends its sessions; its keys get 401 and sign-in gets 403 BANNED_USER until enabled
@@ -44,6 +55,8 @@ transaction, so the copy is the database as of one moment, and writers are not s
 complete (written beside it, then renamed) and is readable by its owner only (0600); an existing FILE is replaced.
 With PostgreSQL (--state-url) use pg_dump instead: this says so and exits 2.
 
+${WHERE_THE_STATE_IS}
+
 --json prints {"file","bytes","schemaVersion"}. Exit codes: 0 done, 1 the copy failed, 2 a usage error.
 `;
 
@@ -55,6 +68,8 @@ migrated when the server starts). The state it replaces is kept beside it as sta
 the line printed says where. Refused while any process uses the data directory (a server, a worker, another
 command). The data directory is created (0700) if it is not there.
 With PostgreSQL (--state-url) use pg_restore instead: this says so and exits 2.
+
+${WHERE_THE_STATE_IS}
 
 --json prints {"stateFile","restoredFrom","replacedStateKeptAt","schemaVersion"}. Exit codes: 0 restored,
 1 refused (a bad file, a server running) with nothing changed, 2 a usage error.

@@ -1,5 +1,6 @@
-import { chmodSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
+import { openDataFile } from "../platform/storage/data-files";
 
 /**
  * A counter shared by every process on the data directory through a memory-mapped file, bumped after
@@ -15,17 +16,18 @@ export interface RevocationEpoch {
 const SIZE = 8;
 
 export function openRevocationEpoch(dataDir: string): RevocationEpoch {
-  const path = join(dataDir, "keys.epoch");
-  // mmap cannot map an empty file: create it with room for the counter (several workers may race here).
+  // Owner read and write whatever the umask (the shared mapping needs both, nobody else either), never
+  // through a link, and given the directory's owner when root makes it (platform/storage/data-files.ts).
+  const fd = openDataFile(dataDir, "keys.epoch", { mode: 0o600, create: true })!;
+  let bytes: Uint8Array;
   try {
-    writeFileSync(path, Buffer.alloc(SIZE), { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    if (statSync(path).size < SIZE) writeFileSync(path, Buffer.alloc(SIZE), { mode: 0o600 });
+    // mmap cannot map an empty file: room for the counter (several workers may race here; all write zeros).
+    if (fstatSync(fd).size < SIZE) ftruncateSync(fd, SIZE);
+    // The file just opened, not whatever the name points to by now (Linux: the descriptor's own path).
+    bytes = Bun.mmap(process.platform === "linux" ? `/proc/self/fd/${fd}` : join(dataDir, "keys.epoch"), { shared: true });
+  } finally {
+    closeSync(fd);
   }
-  // Owner read and write whatever the umask: the shared mapping needs both, and nobody else needs either.
-  chmodSync(path, 0o600);
-  const bytes = Bun.mmap(path, { shared: true });
   const counter = new Int32Array(bytes.buffer, bytes.byteOffset, 1);
   return {
     current: () => Atomics.load(counter, 0),

@@ -3,6 +3,7 @@ import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/platform/config/config";
+import { SYSTEMD_UNIT } from "../../src/platform/config/settings";
 import { AS_NOBODY, IS_ROOT, startServer } from "../helpers/binary";
 import { jsonPost } from "../helpers/http";
 import { BINARY_PATH } from "../helpers/paths";
@@ -48,6 +49,12 @@ describe("the systemd unit", () => {
     expect(setting("CacheDirectory")).toEqual(["foodapi"]);
     expect(setting("ExecStart")).toEqual(["/usr/local/bin/foodapi serve --data-dir /var/lib/foodapi --cache-dir /var/cache/foodapi"]);
     expect(setting("EnvironmentFile")).toEqual(["-/etc/foodapi/foodapi.env"]);
+    // What the admin commands take for the service's settings (cli/service-settings.ts) is what the unit says.
+    const flags = Object.entries(SYSTEMD_UNIT.flags).map(([flag, value]) => `--${flag} ${value}`);
+    expect(setting("ExecStart")).toEqual([`/usr/local/bin/foodapi serve ${flags.join(" ")}`]);
+    expect(setting("EnvironmentFile")).toEqual([`-${SYSTEMD_UNIT.envFile}`]);
+    expect<string>(SYSTEMD_UNIT.flags["data-dir"]).toBe(`/var/lib/${setting("StateDirectory")[0]}`);
+    expect<string>(SYSTEMD_UNIT.flags["cache-dir"]).toBe(`/var/cache/${setting("CacheDirectory")[0]}`);
     expect(setting("KillSignal")).toEqual(["SIGTERM"]);
     for (const [key, value] of [
       ["NoNewPrivileges", "yes"],

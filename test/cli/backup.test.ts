@@ -352,7 +352,7 @@ describe("foodapi restore", () => {
     // And the usage errors of the commands themselves.
     expectRefusal(await runBinaryAsync(["backup"]), 2, "--out FILE");
     expectRefusal(await runBinaryAsync(["restore"]), 2, "the backup FILE");
-    expectRefusal(await runBinaryAsync(["backup", "--out", "x.sqlite"]), 1, "no state database at");
+    expectRefusal(await runBinaryAsync(["backup", "--out", "x.sqlite"]), 1, "no data directory at");
     expectRefusal(await runBinaryAsync(["backup", "--out", "data/state.sqlite"], { cwd: server.cwd }), 1, "is the state database itself");
   });
 });

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createFileBeside, DirectoryRefused, type FileBeside } from "../../platform/storage/file-beside";
-import { STATE_FILE_NAME } from "../../platform/storage/state-db";
+import { STATE_FILE_NAME } from "../../platform/storage/data-files";
 import { latestVersion } from "../../platform/storage/schema-history";
 import { applySqliteHistory } from "../../platform/storage/sqlite-migrations";
 import { SQLITE_SCHEMA } from "./state-schema";

@@ -1,7 +1,9 @@
+import { existsSync, readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import { type DefaultedSettingKey, SETTINGS, type SettingKey } from "./settings";
+import { STATE_FILE_NAME } from "../storage/data-files";
+import { DATA_DIR_DEFAULT, type DefaultedSettingKey, SETTINGS, type SettingKey } from "./settings";
 
 /**
  * The one config loader: every setting is read here, once, from a flag, else its environment variable,
@@ -17,6 +19,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** A line for start-up to print about the data directory it chose by itself (a checkout's ./data kept). */
+  readonly dataDirNotice: string | undefined;
   readonly baseUrl: URL;
   readonly trustedOrigins: readonly string[];
   /** Header carrying the client IP set by the edge proxy; null means the TCP peer address only. */
@@ -39,6 +43,8 @@ export interface Config {
   readonly catalogPath: string | undefined;
   /** Where the embedded catalog is expanded once and read from (shared by every data directory and worker). */
   readonly cacheDir: string;
+  /** Nothing named a cache directory, not even a home directory: the catalog goes into the data directory. */
+  readonly cacheDirInDataDir: boolean;
   /** Server processes sharing the port (SO_REUSEPORT) and the state database. */
   readonly workers: number;
   /** PostgreSQL for the state instead of SQLite in the data directory (design §11). Its `href` holds credentials: never logged. */
@@ -153,8 +159,40 @@ function parseLogLevel(text: string, setting: string): LogLevel {
   return level as LogLevel;
 }
 
+/**
+ * A foodapi checkout: SR28 in data/sr28 beside the package.json of foodapi (not merely any directory with a
+ * data/ folder, nor an unrelated project).
+ */
+function isCheckout(dir: string): boolean {
+  if (!existsSync(join(dir, "data", "sr28"))) return false;
+  try {
+    return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name === "foodapi";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The data directory when none is set (settings.ts, DATA_DIR_DEFAULT): ./data, except in a checkout,
+ * where ./data holds SR28 and the state goes to ./.foodapi; a state database an earlier version made in a
+ * checkout's ./data stays in use, and start-up says how to move it.
+ */
+function defaultDataDir(cwd: string): { dir: string; notice?: string } {
+  const elsewhere = resolve(cwd, DATA_DIR_DEFAULT.elsewhere);
+  if (!isCheckout(cwd)) return { dir: elsewhere };
+  if (!existsSync(join(elsewhere, STATE_FILE_NAME))) return { dir: resolve(cwd, DATA_DIR_DEFAULT.checkout) };
+  return {
+    dir: elsewhere,
+    notice:
+      `foodapi: the state database is in ${DATA_DIR_DEFAULT.elsewhere}, beside SR28 (data/sr28), where 'rm -rf data' would delete both; ` +
+      `new checkouts keep it in ${DATA_DIR_DEFAULT.checkout}. To move it, stop the server, then: mkdir -m 700 ${DATA_DIR_DEFAULT.checkout} && ` +
+      `mv data/${STATE_FILE_NAME}* data/keys.epoch ${DATA_DIR_DEFAULT.checkout}/ (or pass --data-dir ${DATA_DIR_DEFAULT.elsewhere} to keep it there)`,
+  };
+}
+
 export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Record<string, string | undefined>>): Config {
   const source = { flags, env };
+  const cwd = process.cwd();
   const get = (key: SettingKey) => read(source, SETTINGS[key].flag, SETTINGS[key].env);
   /** The value given, else the setting's default, which goes through the same parser as a given one. */
   const orDefault = (key: DefaultedSettingKey) => get(key) ?? fallback(key);
@@ -169,7 +207,8 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
   const port = parsePort(portIn.value, portIn.name);
   const hostIn = nonEmptyOrDefault("host");
   const host = parseHost(hostIn.value, hostIn.name);
-  const dataDir = resolve(nonEmptyOrDefault("dataDir").value);
+  const dataDirIn = get("dataDir")?.value;
+  const { dir: dataDir, notice: dataDirNotice } = dataDirIn ? { dir: resolve(cwd, dataDirIn) } : defaultDataDir(cwd);
 
   const baseUrlIn = get("baseUrl");
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -202,7 +241,9 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
 
   const catalogIn = get("catalog");
   const cacheHome = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
-  const cacheDir = resolve(get("cacheDir")?.value || (cacheHome ? join(cacheHome, "foodapi") : join(dataDir, "cache")));
+  const cacheDirIn = get("cacheDir")?.value;
+  const cacheDirInDataDir = !cacheDirIn && !cacheHome;
+  const cacheDir = resolve(cwd, cacheDirIn || (cacheHome ? join(cacheHome, "foodapi") : join(dataDir, "cache")));
 
   const workersIn = get("workers");
   if (workersIn && (!/^\d{1,3}$/.test(workersIn.value) || Number(workersIn.value) < 1 || Number(workersIn.value) > 64)) {
@@ -221,6 +262,8 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     port,
     host,
     dataDir,
+    // With the state in PostgreSQL the data directory holds nothing to move.
+    dataDirNotice: stateUrlIn?.value ? undefined : dataDirNotice,
     baseUrl,
     trustedOrigins: Object.freeze(trustedOrigins),
     clientIpHeader: ipHeader || null,
@@ -234,8 +277,9 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     turnstileSecretKey: get("turnstileSecretKey")?.value || undefined,
     turnstileVerifyUrl: parseOrigin(turnstileUrlIn.value, turnstileUrlIn.name) && turnstileUrlIn.value,
     turnstileTimeoutMs,
-    catalogPath: catalogIn?.value ? resolve(catalogIn.value) : undefined,
+    catalogPath: catalogIn?.value ? resolve(cwd, catalogIn.value) : undefined,
     cacheDir,
+    cacheDirInDataDir,
     workers: workersIn ? Number(workersIn.value) : availableParallelism(),
     stateUrl: stateUrlIn?.value ? parsePostgresUrl(stateUrlIn.value, stateUrlIn.name) : undefined,
     redisUrl: redisUrlIn?.value ? parseRedisUrl(redisUrlIn.value, redisUrlIn.name) : undefined,

@@ -17,10 +17,35 @@ interface SettingBase {
 
 export type Setting = SettingBase & ({ readonly default: string; readonly unset?: never } | { readonly unset: string; readonly default?: never });
 
+/**
+ * The data directory when none is set. A foodapi checkout keeps SR28 in ./data (data/sr28, committed), so
+ * the state goes beside it instead, where `rm -rf data` cannot take SR28 with it. A checkout is a directory
+ * with data/sr28/ and a package.json named foodapi (config.ts); there, a state database an earlier version
+ * left in ./data keeps being used, with a notice saying how to move it.
+ */
+export const DATA_DIR_DEFAULT = { checkout: "./.foodapi", elsewhere: "./data" } as const;
+
+/**
+ * What deploy/foodapi.service gives `serve` besides the environment: its env file and the directory flags
+ * on its ExecStart (its StateDirectory and CacheDirectory, the only places it may write). The commands that
+ * work on the server's state (keys, users, backup, restore) read the same, so that run as root on the
+ * systemd install they find what the service uses (cli/service-settings.ts; test/app/deploy.test.ts checks
+ * the unit against this).
+ */
+export const SYSTEMD_UNIT = {
+  envFile: "/etc/foodapi/foodapi.env",
+  flags: { "data-dir": "/var/lib/foodapi", "cache-dir": "/var/cache/foodapi" },
+} as const;
+
 export const SETTINGS = {
   port: { flag: "port", env: "PORT", default: "3000", help: "port to listen on (0: any free port, printed at start)" },
   host: { flag: "host", env: "HOST", default: "127.0.0.1", help: "address to listen on (an IP address or a host name)" },
-  dataDir: { flag: "data-dir", env: "FOODAPI_DATA_DIR", default: "./data", help: "the state database's directory" },
+  dataDir: {
+    flag: "data-dir",
+    env: "FOODAPI_DATA_DIR",
+    unset: `${DATA_DIR_DEFAULT.checkout} in a foodapi checkout, else ${DATA_DIR_DEFAULT.elsewhere}`,
+    help: "the state database's directory (a checkout's ./data holds SR28)",
+  },
   baseUrl: { flag: "base-url", env: "FOODAPI_BASE_URL", unset: "http://<host>:<port>", help: "the public origin (origin checks, Secure cookies)" },
   trustedOrigins: { flag: "trusted-origins", env: "FOODAPI_TRUSTED_ORIGINS", unset: "none", help: "other origins allowed to use the cookie routes, comma-separated" },
   clientIpHeader: { flag: "client-ip-header", env: "FOODAPI_CLIENT_IP_HEADER", default: "cf-connecting-ip", help: "header the proxy sets to the client IP (empty: the TCP peer)" },
@@ -30,7 +55,12 @@ export const SETTINGS = {
   trialIpLimit: { flag: "trial-ip-limit", env: "FOODAPI_TRIAL_IP_LIMIT", default: "10/1h", help: "trial challenges and tokens per client IP and route" },
   keyIssueLimit: { flag: "key-issue-limit", env: "FOODAPI_KEY_ISSUE_LIMIT", default: "60/1h", help: "API keys an account may issue per window" },
   catalog: { flag: "catalog", env: "FOODAPI_CATALOG", unset: "the embedded one", help: "a catalog file from 'foodapi import' to serve instead" },
-  cacheDir: { flag: "cache-dir", env: "FOODAPI_CACHE_DIR", unset: "$XDG_CACHE_HOME/foodapi or ~/.cache/foodapi", help: "where the embedded catalog is unpacked once" },
+  cacheDir: {
+    flag: "cache-dir",
+    env: "FOODAPI_CACHE_DIR",
+    unset: "$XDG_CACHE_HOME/foodapi, else ~/.cache/foodapi, else (no HOME) <data-dir>/cache, named at start",
+    help: "where the embedded catalog (80 MB) is unpacked once",
+  },
   workers: { flag: "workers", env: "FOODAPI_WORKERS", unset: "one per core", help: "server processes sharing the port and state (1-64)" },
   stateUrl: { flag: "state-url", env: "FOODAPI_STATE_URL", unset: "SQLite in the data directory", help: "postgres://… : accounts, sessions, keys and trial state in PostgreSQL (15+)" },
   redisUrl: { flag: "redis-url", env: "FOODAPI_REDIS_URL", unset: "the state store", help: "redis://… or rediss://… : rate-limit windows and the revocation signal in Redis (7+)" },

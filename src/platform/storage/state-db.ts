@@ -1,9 +1,10 @@
 import { Database } from "bun:sqlite";
-import { accessSync, chmodSync, closeSync, constants, mkdirSync, openSync, statSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import type { SchemaHistory } from "./schema-history";
 import { migrateSqlite } from "./sqlite-migrations";
+import { openDataFile, STATE_FILE_NAME } from "./data-files";
 import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
 
 /**
@@ -13,9 +14,6 @@ import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
  */
 export type StateDb = ReturnType<typeof openStateDb>;
 
-/** The state database's file in the data directory (backups restore into it: app/state/state-backup.ts). */
-export const STATE_FILE_NAME = "state.sqlite";
-
 /**
  * `history`: the schema's migrations, which the composition root gathers (app/state/state-schema.ts). `log`:
  * where a start that migrated an existing database says so (serve and the CLI: stderr).
@@ -23,7 +21,7 @@ export const STATE_FILE_NAME = "state.sqlite";
 export function openStateDb(dataDir: string, history: SchemaHistory, log: (line: string) => void = () => {}) {
   const file = join(dataDir, STATE_FILE_NAME);
   try {
-    prepareFiles(dataDir, file, log);
+    prepareFiles(dataDir, log);
     const sqlite = openDatabase(file, history, log);
     return { sqlite, db: drizzle(sqlite), dataDir };
   } catch (error) {
@@ -42,7 +40,7 @@ const DIR_MODE = 0o700;
  * mode it had (design §14): one made 0755 by an operator or a service manager is tightened, and the
  * log says so; one this user cannot tighten (not its owner) stops start-up.
  */
-function prepareFiles(dataDir: string, file: string, log: (line: string) => void): void {
+function prepareFiles(dataDir: string, log: (line: string) => void): void {
   if (mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined) chmodSync(dataDir, DIR_MODE);
   const directory = statSync(dataDir);
   if (!directory.isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR", syscall: "stat", path: dataDir });
@@ -60,14 +58,12 @@ function prepareFiles(dataDir: string, file: string, log: (line: string) => void
     }
     log(`data directory ${dataDir} was open to other users (mode ${was}): made it 700 (owner only)`);
   }
-  closeSync(openSync(file, "a", FILE_MODE));
-  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      if ((statSync(path).mode & 0o777) !== FILE_MODE) chmodSync(path, FILE_MODE);
-    } catch (error) {
-      // The WAL and SHM files exist only while some process has the database open.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
+  // Made here, not by SQLite, for its mode; and by root in a service's directory, given its owner (data-files.ts).
+  closeSync(openDataFile(dataDir, STATE_FILE_NAME, { mode: FILE_MODE, create: true })!);
+  // The WAL and SHM files exist only while some process has the database open.
+  for (const name of [`${STATE_FILE_NAME}-wal`, `${STATE_FILE_NAME}-shm`]) {
+    const fd = openDataFile(dataDir, name, { mode: FILE_MODE, create: false });
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
