@@ -171,8 +171,8 @@ describe("settings, commands and errors the docs name", () => {
     }
   });
 
-  /** Options of other programs the docs show (sha256sum, systemctl, pg_dump, wrk, bun test, drizzle-kit), and a typo shown as one. */
-  const OTHER_PROGRAMS = new Set(["ignore-missing", "now", "format", "latency", "timeout", "prot", "config", "custom"]);
+  /** Options of other programs the docs show (sha256sum, systemctl, pg_dump, wrk, bun test, drizzle-kit, setpriv, the analysis scorer), and a typo shown as one. */
+  const OTHER_PROGRAMS = new Set(["ignore-missing", "now", "format", "latency", "timeout", "prot", "config", "custom", "reuid", "set"]);
 
   test("every --option is a setting, an option of a foodapi command, or named as another program's", () => {
     const foodapi = new Set(["help", "version", ...Object.values(COMMANDS).flatMap((c) => [...c.flags, ...(c.switches ?? [])])]);
