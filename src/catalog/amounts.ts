@@ -17,8 +17,13 @@ const SEQ = /^\d{1,6}$/;
 
 /** `?grams=` and `?portion=` from a detail's query (empty means absent); both at once or a bad number: 400. */
 export function parseAmountQuery(query: URLSearchParams): AmountRequest | undefined {
-  const grams = query.get("grams") || undefined;
-  const portion = query.get("portion") || undefined;
+  return amountRequest({ grams: query.get("grams") ?? undefined, portion: query.get("portion") ?? undefined });
+}
+
+/** `grams` and `portion` as a request gives them (empty means absent), checked as on a detail (a label's, too). */
+export function amountRequest(raw: { grams?: string; portion?: string }): AmountRequest | undefined {
+  const grams = raw.grams || undefined;
+  const portion = raw.portion || undefined;
   if (grams !== undefined && portion !== undefined) throw apiError("VALIDATION_ERROR", "grams", "give either grams or portion, not both");
   if (grams !== undefined) return { grams: checkedGrams(grams) };
   if (portion !== undefined) {
@@ -47,23 +52,26 @@ export function gramsFromNumber(value: number): string {
  * `decimals` gives each nutrient's SR28 decimal places.
  */
 export function scaleDetail(detail: FoodDetail, amount: AmountRequest, decimals: ReadonlyMap<string, number>): FoodDetail {
-  let grams: string;
-  let basis: FoodDetail["basis"];
-  if ("grams" in amount) {
-    grams = amount.grams;
-    basis = { grams: Number(grams), portion: null };
-  } else {
-    const portion = detail.portions.find((p) => p.seq === amount.portion);
-    if (!portion) throw apiError("VALIDATION_ERROR", "portion", `this food has no portion ${amount.portion}`);
-    grams = String(portion.grams);
-    basis = { grams: portion.grams, portion };
-  }
+  const { grams, basis } = amountBasis(detail.portions, amount);
   if (basis.grams === PER_100_GRAMS.grams && basis.portion === null) return detail;
   return {
     ...detail,
     basis,
     nutrients: detail.nutrients.map((n) => ({ ...n, value: scaleValue(n.value, grams, decimals.get(n.number) ?? 3) })),
   };
+}
+
+type Portion = FoodDetail["portions"][number];
+
+/**
+ * What `amount` weighs among a food's `portions`: the grams as a decimal numeral (for exact arithmetic) and
+ * the basis an answer states. An unknown portion seq: 400.
+ */
+export function amountBasis<P extends Portion>(portions: readonly P[], amount: AmountRequest): { grams: string; basis: { grams: number; portion: P | null } } {
+  if ("grams" in amount) return { grams: amount.grams, basis: { grams: Number(amount.grams), portion: null } };
+  const portion = portions.find((p) => p.seq === amount.portion);
+  if (!portion) throw apiError("VALIDATION_ERROR", "portion", `this food has no portion ${amount.portion}`);
+  return { grams: String(portion.grams), basis: { grams: portion.grams, portion } };
 }
 
 /** value × grams / 100, rounded half away from zero to `decimals` places, computed on exact decimals. */
@@ -87,7 +95,7 @@ function scaleValue(value: number, grams: string, decimals: number): number {
 }
 
 /** A decimal numeral (`12.5`, `-0.085`, `1e-7`) as integer digits and a power-of-ten scale: digits × 10^-scale. */
-function exactDecimal(numeral: string): { digits: bigint; scale: number } {
+export function exactDecimal(numeral: string): { digits: bigint; scale: number } {
   const match = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(numeral);
   if (!match) throw new Error(`not a decimal numeral: ${numeral}`);
   const [, sign = "", whole = "", fraction = "", exponent = "0"] = match;

@@ -226,6 +226,20 @@ function toFtsPhrases(terms: readonly string[]): string {
 }
 
 const FOOD_NUMBER = /^\d{5}$/;
+
+/**
+ * A food number's id (NDB_No as an integer), or null for anything that is not a food of the catalog. The
+ * catalog's ids (8,789 numbers) are read on first use and kept, so that a food that does not exist is known
+ * before any of its rows is read.
+ */
+export function foodIdLookup(store: CatalogStore): (foodNumber: string) => number | null {
+  let foodIds: ReadonlySet<number> | undefined;
+  return (foodNumber) => {
+    if (!FOOD_NUMBER.test(foodNumber)) return null;
+    const id = Number(foodNumber);
+    return (foodIds ??= new Set(store.foodIds())).has(id) ? id : null;
+  };
+}
 const utf8 = new TextDecoder();
 
 /** What a detail request may ask beyond the food: a selection of nutrients, an amount other than 100 g. */
@@ -256,9 +270,7 @@ const DETAIL_CODINGS = [...STORED_CODINGS, "br"] as const satisfies readonly Cod
  * nutrients, scaled amounts) is made from the decompressed JSON for its request.
  */
 export function createFoodDetails(store: CatalogStore) {
-  // The catalog's food ids (8,789 numbers), so that a food that does not exist is known before any row is read.
-  let foodIds: ReadonlySet<number> | undefined;
-  const exists = (id: number) => (foodIds ??= new Set(store.foodIds())).has(id);
+  const idOf = foodIdLookup(store);
   let decimals: ReadonlyMap<string, number> | undefined;
   const decimalsOf = () => (decimals ??= new Map(store.nutrients().map((n) => [n.number, n.decimals])));
   const kept: Record<Coding, KeptForms> = { zstd: new KeptForms(), gzip: new KeptForms(), br: new KeptForms() };
@@ -313,11 +325,6 @@ export function createFoodDetails(store: CatalogStore) {
     },
   });
 
-  const idOf = (foodNumber: string): number | null => {
-    if (!FOOD_NUMBER.test(foodNumber)) return null;
-    const id = Number(foodNumber);
-    return exists(id) ? id : null;
-  };
   const isPlain = (view: DetailView) => view.nutrients === undefined && view.amount === undefined;
 
   /** With `view`, a copy listing only the nutrients asked for (unknown numbers are absent), scaled to the amount asked for. */

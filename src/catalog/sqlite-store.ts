@@ -71,8 +71,9 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   const detailIn = { zstd: detailQuery("zstd"), gzip: detailQuery("gzip") } satisfies Record<StoredCoding, unknown>;
 
   // Plain prepared SQL, as above: the portions are read once per worker (15,438 rows), a food's values on
-  // every analysed recipe line whose food is not cached.
+  // every analysed recipe line whose food is not cached; a food's portions and values on every label.
   const allPortionRows = sqlite.query<PortionRow, []>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions ORDER BY food_id, seq");
+  const portionsOf = sqlite.query<PortionRow, [number]>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions WHERE food_id = ?1 ORDER BY seq");
   const valuesOf = sqlite.query<FoodNutrientValue, [number]>("SELECT nutrient_number AS number, value FROM nutrient_values WHERE food_id = ?1");
 
   let groupsCache: FoodGroupCount[] | undefined;
@@ -103,6 +104,10 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
 
     allPortions() {
       return allPortionRows.all();
+    },
+
+    foodPortions(foodId) {
+      return portionsOf.all(foodId);
     },
 
     nutrientValues(foodId) {

@@ -31,6 +31,8 @@ export interface CatalogStore {
    * (src/analysis/). Food ids are NDB_No as integers.
    */
   allPortions(): PortionRow[];
+  /** A food's SR28 portions (WEIGHT) in seq order: what a label's serving may be. Food ids are NDB_No as integers. */
+  foodPortions(foodId: number): PortionRow[];
   /** A food's nutrient values per 100 g as SR28 gives them (numbers and values only), in no particular order. */
   nutrientValues(foodId: number): FoodNutrientValue[];
   /** Every food group with its number of foods, by code. */
