@@ -6,7 +6,7 @@
  *   src/platform/           knows no capability
  * Imports go down only, and there is no cycle.
  */
-const CAPABILITIES = ["catalog", "analysis", "accounts", "keys", "trial", "limits", "usage", "meta", "metrics", "docs", "dashboard"];
+const CAPABILITIES = ["catalog", "analysis", "label", "accounts", "keys", "trial", "limits", "usage", "meta", "metrics", "docs", "dashboard"];
 
 /**
  * Which capabilities each may import: along the data's own references, nothing else. Where a capability
@@ -31,6 +31,8 @@ const MAY_IMPORT = {
   docs: ["accounts", "trial"],
   // A recipe's lines are matched to the catalog's foods, portions and nutrient values.
   analysis: ["catalog"],
+  // A food's label is made from its catalog values and portions, checked as its detail is.
+  label: ["catalog"],
   // The dashboard's assets list the catalog's food groups and nutrients.
   dashboard: ["catalog"],
 };

@@ -41,15 +41,15 @@ export function nutritionLabel(servingSize: ServingSize, valuesPer100g: Readonly
     servingSize,
     lines: LABEL_LINES.map((line): LabelLine => {
       const value = line.number === null ? undefined : valuesPer100g.get(line.number);
-      const base = { key: line.key, name: line.name, number: line.number, unit: line.unit };
-      if (value === undefined) return { ...base, amount: null, display: NOT_AVAILABLE, dv: null };
+      const { key, name, number, unit } = line;
+      if (value === undefined) return { key, name, number, amount: null, unit, display: NOT_AVAILABLE, dv: null };
       const amount = over(times(exact(value), grams), HUNDRED);
       const shown = line.display(amount);
       let dv: number | null = null;
       if (line.percent !== null && line.dailyValue !== null) {
         dv = isZeroShown(shown) ? 0 : Number(decimalText(line.percent(over(times(amount, HUNDRED), exact(line.dailyValue)))));
       }
-      return { ...base, amount: Number(decimalText(amount)), display: displayText(shown, line.unit), dv };
+      return { key, name, number, amount: Number(decimalText(amount)), unit, display: displayText(shown, unit), dv };
     }),
   };
 }

@@ -61,9 +61,10 @@ export function labelSvg(label: NutritionLabel): string {
   // The title spans the panel, as on a printed label, whatever the font's own width.
   y = 36;
   text(LEFT, y, 32, "Nutrition Facts", { bold: true, fitWidth: RIGHT - LEFT });
-  rule(y + 6, 1);
+  // Below each large text, its font's descent (about a quarter of its size) before the rule.
+  rule(y + 9, 1);
 
-  y += 23;
+  y += 26;
   const { grams, description } = label.servingSize;
   const serving = description === null ? `${grams}g` : `${description} (${grams}g)`;
   const head = "Serving size";
@@ -86,9 +87,9 @@ export function labelSvg(label: NutritionLabel): string {
   text(LEFT, y, 24, escape(calories.name), { bold: true });
   const roomForCalories = RIGHT - LEFT - width(calories.name, 24, true) - 12;
   text(RIGHT, y, Math.min(30, fittingSize(calories.display, true, roomForCalories)), escape(calories.display), { bold: true, end: true });
-  rule(y + 6, 4);
+  rule(y + 8, 4);
 
-  y += 24;
+  y += 26;
   text(RIGHT, y, 10.5, "% Daily Value*", { bold: true, end: true });
   y += 4;
   for (const line of label.lines) {
@@ -162,7 +163,9 @@ function wrap(text: string, size: number, bold: boolean, room: number): string[]
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** Text as XML character data: markup characters escaped, characters XML 1.0 does not allow dropped. */
 function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(NOT_XML, "").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };

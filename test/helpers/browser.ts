@@ -76,6 +76,19 @@ export function sharedServerAndBrowser(options: { serverArgs?: string[] } = {}):
   return shared;
 }
 
+/** One browser for all the tests of a file that need no server (pages they make themselves), closed after them. */
+export function sharedBrowser(): { browser: Browser } {
+  const shared = {} as { browser: Browser };
+  if (NO_CHROMIUM) return shared;
+  beforeAll(async () => {
+    shared.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await shared.browser?.close();
+  });
+  return shared;
+}
+
 export interface GuardedContext {
   context: BrowserContext;
   /** Every request to anywhere but the server under test: aborted, and listed here. */
