@@ -27,7 +27,7 @@ export interface NutritionLabel {
   lines: LabelLine[];
 }
 
-export const NOT_AVAILABLE = "not available";
+const NOT_AVAILABLE = "not available";
 const HUNDRED = exact(100);
 
 /**

@@ -54,15 +54,15 @@ interface Box {
 
 /** Every text and rule of the SVG document shown, as laid out on the page (CSS pixels). */
 async function layout(page: Page): Promise<{ width: number; height: number; boxes: Box[]; parseErrors: number }> {
-  return page.evaluate(() => {
-    const root = document.documentElement;
-    const frame = root.getBoundingClientRect();
+  // A string, run in the page (the tests' TypeScript has no DOM types).
+  return page.evaluate<{ width: number; height: number; boxes: Box[]; parseErrors: number }>(`(() => {
+    const frame = document.documentElement.getBoundingClientRect();
     const boxes = [...document.querySelectorAll("text, g > rect")].map((element) => {
       const r = element.getBoundingClientRect();
       return { kind: element.localName, text: element.textContent ?? "", left: r.left, top: r.top, right: r.right, bottom: r.bottom };
     });
     return { width: frame.width, height: frame.height, boxes, parseErrors: document.getElementsByTagName("parsererror").length };
-  });
+  })()`);
 }
 
 const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -116,10 +116,9 @@ describe.skipIf(NO_CHROMIUM)("the label's SVG in Chromium", () => {
     const { context, page, requested, problems } = await pageServing({ "/": { type: "text/html", body: html }, "/label.svg": { type: "image/svg+xml", body: svg } });
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction("document.getElementById('label').complete");
-    const drawn = await page.evaluate(() => {
-      const image = document.getElementById("label") as HTMLImageElement;
-      return { natural: image.naturalWidth, shown: image.getBoundingClientRect().width };
-    });
+    const drawn = await page.evaluate<{ natural: number; shown: number }>(
+      "({ natural: document.getElementById('label').naturalWidth, shown: document.getElementById('label').getBoundingClientRect().width })",
+    );
     expect(drawn).toEqual({ natural: 300, shown: 300 });
     expect(requested.filter((path) => path !== "/favicon.ico")).toEqual(["/", "/label.svg"]);
     expect(problems).toEqual([]);
