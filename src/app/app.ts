@@ -156,10 +156,10 @@ export async function createFoodApi(deps: AppDeps) {
   const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
   const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
   const observe = (request: Request, status: number, ms: number): string => {
-    const route = table.matchOf(request).template ?? UNMATCHED_ROUTE;
+    const facts = requestFacts(request);
+    const route = table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
     // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
     if (scrape) {
-      const facts = requestFacts(request);
       metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
     }
     return route;

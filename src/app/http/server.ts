@@ -97,7 +97,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       time: isoNow(),
       method: request.method,
       // Without its query, which may hold user text.
-      path: requestUrl(request).rawPath,
+      path: requestUrl(request, facts).rawPath,
       status: response.status,
       ms: Math.round(ms * 100) / 100,
       ip: clientIpOf(request, options.clientIpHeader),

@@ -50,12 +50,13 @@ export function createDispatcher(options: { table: RouteTable; fallback: Handle;
     const method = request.method;
     const head = method === "HEAD";
     if (method !== "GET" && method !== "POST" && !head) return fallback(request);
-    const match = table.matchOf(request);
+    const facts = requestFacts(request);
+    const match = table.matchOf(request, facts);
     const route = match.route;
     if (route?.handle === undefined) return fallback(request);
     // A POST reads (and size-checks) its own body, after its credential: no check here comes first.
     if (method !== "POST" && declaresTooLargeBody(request)) return errorResponse(PAYLOAD_TOO_LARGE);
-    const target: RequestTarget = { search: requestUrl(request).search, param: match.param };
+    const target: RequestTarget = { search: requestUrl(request, facts).search, param: match.param };
     if (route.notes?.ipLimit === undefined) return answer(request, route.handle, target, head);
     let counted: Promise<void> | void;
     try {

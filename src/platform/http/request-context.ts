@@ -37,8 +37,10 @@ export function requestFacts(request: Request): RequestFacts {
   return entry;
 }
 
-/** The request's URL taken apart (request-url.ts), the first time it is asked, and kept with the request. */
-export function requestUrl(request: Request): RequestUrl {
-  const entry = requestFacts(request);
-  return (entry.url ??= parseRequestUrl(request.url));
+/**
+ * The request's URL taken apart (request-url.ts), the first time it is asked, and kept with the request.
+ * `facts`: the request's, when the caller holds them already.
+ */
+export function requestUrl(request: Request, facts: RequestFacts = requestFacts(request)): RequestUrl {
+  return (facts.url ??= parseRequestUrl(request.url));
 }

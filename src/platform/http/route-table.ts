@@ -1,8 +1,8 @@
 import { type AnyElysia, t, type TSchema } from "elysia";
 import type { DirectHandler, Route, RouteMatch } from "./route";
 import { type OperationDocs, notesOf, operation } from "./route-notes";
-import { requestFacts } from "./request-context";
-import { decodeSegment, parseRequestUrl, routePath } from "./request-url";
+import { type RequestFacts, requestFacts, requestUrl } from "./request-context";
+import { decodeSegment, routePath } from "./request-url";
 
 /**
  * The one route table (design §1): every route the app serves, declared once by its capability, put
@@ -44,8 +44,11 @@ export interface HiddenRouteSpec {
 export interface RouteTable {
   /** Every route: Elysia's in the order mounted, then the direct ones in the order declared. */
   readonly routes: readonly Route[];
-  /** The request's route, matched the first time it is asked and kept with the request (request-context.ts). */
-  matchOf(request: Request): RouteMatch;
+  /**
+   * The request's route, matched the first time it is asked and kept with the request (request-context.ts).
+   * `facts`: the request's, when the caller holds them already.
+   */
+  matchOf(request: Request, facts?: RequestFacts): RouteMatch;
   /** The route declared for `method` and `template` exactly: how a route Elysia matched is found. */
   route(method: string, template: string): Route | undefined;
 }
@@ -62,9 +65,8 @@ export function createRouteTable(declared: { direct: readonly (DirectRouteSpec |
   const match = createMatcher(routes);
   return {
     routes,
-    matchOf(request) {
-      const facts = requestFacts(request);
-      return (facts.match ??= match(request.method, (facts.url ??= parseRequestUrl(request.url)).path));
+    matchOf(request, facts = requestFacts(request)) {
+      return (facts.match ??= match(request.method, requestUrl(request, facts).path));
     },
     route: (method, template) => byOperation.get(operationKey(method, routePath(template))),
   };
@@ -107,10 +109,12 @@ function elysiaRoutes(app: AnyElysia): Route[] {
   }));
 }
 
+/** A template's matches, made once: what a request gets, but for a parameter's value. */
 interface PathEntry {
-  template: string;
-  byMethod: Map<string, Route>;
-  allow: readonly string[];
+  /** By method (`GET` for `HEAD` too). */
+  byMethod: Map<string, RouteMatch>;
+  /** For a method no route of the template takes: its template and `Allow`, no route. */
+  unmatched: RouteMatch;
 }
 
 const NO_MATCH: RouteMatch = Object.freeze({ route: undefined, template: undefined, param: undefined, allow: [] });
@@ -122,29 +126,31 @@ const NO_MATCH: RouteMatch = Object.freeze({ route: undefined, template: undefin
  * compared segment by segment.
  */
 function createMatcher(routes: readonly Route[]): (method: string, path: string) => RouteMatch {
-  const entries = new Map<string, PathEntry & { methods: Set<string> }>();
+  const byTemplate = new Map<string, Route[]>();
   // By the paths a template matches (its parameters unnamed): two templates must not match the same ones.
   const shapes = new Map<string, string>();
   for (const route of routes) {
-    let entry = entries.get(route.template);
-    if (!entry) {
-      const shape = route.template.replace(/:\w+/g, ":");
-      const same = shapes.get(shape);
-      if (same !== undefined) throw new Error(`routes ${same} and ${route.template} match the same paths`);
-      shapes.set(shape, route.template);
-      entries.set(route.template, (entry = { template: route.template, byMethod: new Map(), methods: new Set(), allow: [] }));
+    const same = byTemplate.get(route.template);
+    if (same) {
+      same.push(route);
+      continue;
     }
-    entry.byMethod.set(route.method, route);
-    entry.methods.add(route.method);
-    if (route.method === "GET") entry.methods.add("HEAD");
+    const shape = route.template.replace(/:\w+/g, ":");
+    const other = shapes.get(shape);
+    if (other !== undefined) throw new Error(`routes ${other} and ${route.template} match the same paths`);
+    shapes.set(shape, route.template);
+    byTemplate.set(route.template, [route]);
   }
   const exact = new Map<string, PathEntry>();
   // By the prefix before the last segment, for templates whose only parameter is that segment.
   const lastParam = new Map<string, PathEntry>();
   const patterns: { segments: string[]; entry: PathEntry }[] = [];
-  for (const { methods, ...fields } of entries.values()) {
-    const entry: PathEntry = { ...fields, allow: Object.freeze([...methods, "OPTIONS"]) };
-    const { template } = entry;
+  for (const [template, declared] of byTemplate) {
+    const allow = Object.freeze([...new Set(declared.flatMap(({ method }) => (method === "GET" ? ["GET", "HEAD"] : [method]))), "OPTIONS"]);
+    const entry: PathEntry = {
+      byMethod: new Map(declared.map((route) => [route.method, Object.freeze({ route, template, param: undefined, allow })])),
+      unmatched: Object.freeze({ route: undefined, template, param: undefined, allow }),
+    };
     if (!/[:*]/.test(template)) exact.set(template, entry);
     else if (/^[^:*]*\/:\w+$/.test(template)) lastParam.set(template.slice(0, template.lastIndexOf("/")), entry);
     else patterns.push({ segments: template.split("/"), entry });
@@ -155,24 +161,24 @@ function createMatcher(routes: readonly Route[]): (method: string, path: string)
     // The path's template under another method, for `Allow` and labels when no route takes this one.
     let other: PathEntry | undefined = exact.get(path);
     const fixed = other?.byMethod.get(wanted);
-    if (fixed) return { route: fixed, template: fixed.template, param: undefined, allow: other!.allow };
+    if (fixed) return fixed;
     const slash = path.lastIndexOf("/");
     if (slash > 0 && slash < path.length - 1) {
       const entry = lastParam.get(path.slice(0, slash));
-      const route = entry?.byMethod.get(wanted);
-      if (route) return { route, template: route.template, param: decodeSegment(path.slice(slash + 1)), allow: entry!.allow };
+      const found = entry?.byMethod.get(wanted);
+      if (found) return { ...found, param: decodeSegment(path.slice(slash + 1)) };
       other ??= entry;
     }
     if (patterns.length > 0) {
       const segments = path.split("/");
       for (const { segments: pattern, entry } of patterns) {
         if (!matches(pattern, segments)) continue;
-        const route = entry.byMethod.get(wanted);
-        if (route) return { route, template: route.template, param: undefined, allow: entry.allow };
+        const found = entry.byMethod.get(wanted);
+        if (found) return found;
         other ??= entry;
       }
     }
-    return other ? { route: undefined, template: other.template, param: undefined, allow: other.allow } : NO_MATCH;
+    return other?.unmatched ?? NO_MATCH;
   };
 }
 
