@@ -4,15 +4,14 @@ import { apiError } from "./errors";
 import { JSON_CONTENT_TYPE } from "../platform/http/errors";
 import { noStoreUnder } from "../platform/http/no-store";
 import { originCheck } from "../platform/http/origin-check";
-import { operation } from "../platform/http/route-table";
-import { ipRateLimit } from "../limits/http";
+import { operation } from "../platform/http/route-notes";
 import { clearSessionCookie, resendIfExtended, sessionTokenFrom, setSessionCookie } from "./cookie";
 import { GetSessionResponse, SignInBody, SignInResponse, SignUpBody, SignUpResponse } from "./model";
 import { passwordFailureLimitInWords } from "./password-check";
 import { signIn, signUp, toSessionJson, toUserJson } from "./service";
 import { createSession, invalidateSession, newSession, validateSession } from "./sessions";
 import { exampleSession as session, exampleUser as user } from "./examples";
-import type { AuthRouteDeps } from "./route-deps";
+import { AUTH_LIMIT, type AuthRouteDeps } from "./route-deps";
 import { selfServiceRoutes } from "./self-service-routes";
 import { sessionClientOf } from "./session-client";
 
@@ -28,8 +27,7 @@ const AUTH_ERRORS = ["VALIDATION_ERROR", "INVALID_ORIGIN", "TOO_MANY_REQUESTS", 
  */
 export function authRoutes(deps: AuthRouteDeps) {
   const { accounts, sessions, clock, secureCookies } = deps;
-  const limited = new Elysia()
-    .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
+  const signUpAndIn = new Elysia()
     .post(
       "/sign-up/email",
       async ({ body, cookie, request }) => {
@@ -54,6 +52,7 @@ export function authRoutes(deps: AuthRouteDeps) {
           tags: ["Accounts"],
           credential: "none",
           errors: [...AUTH_ERRORS, "INVALID_EMAIL", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"],
+          ipLimit: AUTH_LIMIT,
           requestExample: { email: "you@example.com", password: "a long password", name: "You" },
           examples: { "200": { token: "<session token>", user } },
           setsCookie: true,
@@ -81,6 +80,7 @@ export function authRoutes(deps: AuthRouteDeps) {
           tags: ["Accounts"],
           credential: "none",
           errors: [...AUTH_ERRORS, "INVALID_EMAIL_OR_PASSWORD", "BANNED_USER", "PASSWORD_ATTEMPTS_LIMITED"],
+          ipLimit: AUTH_LIMIT,
           requestExample: { email: "you@example.com", password: "a long password" },
           examples: { "200": { redirect: false, token: "<session token>", user } },
           setsCookie: true,
@@ -92,7 +92,7 @@ export function authRoutes(deps: AuthRouteDeps) {
     // Every answer here is about an account, or carries a session token.
     .use(noStoreUnder(["/api/auth"]))
     .use(originCheck(deps.allowedOrigins))
-    .use(limited)
+    .use(signUpAndIn)
     .use(selfServiceRoutes(deps))
     .get(
       "/get-session",

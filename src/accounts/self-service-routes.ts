@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { STATE_ERROR } from "../platform/http/error-catalog";
-import { operation } from "../platform/http/route-table";
-import { ipRateLimit } from "../limits/http";
+import { operation } from "../platform/http/route-notes";
 import { clearSessionCookie, setSessionCookie } from "./cookie";
 import { exampleSession, exampleUser } from "./examples";
 import {
@@ -14,7 +13,7 @@ import {
   StatusResponse,
   UpdateUserBody,
 } from "./model";
-import type { AuthRouteDeps } from "./route-deps";
+import { AUTH_LIMIT, type AuthRouteDeps } from "./route-deps";
 import { passwordFailureLimitInWords } from "./password-check";
 import { changePassword, deleteAccount, listSessions, renameUser, revokeSession } from "./self-service";
 import { toUserJson } from "./service";
@@ -48,7 +47,6 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
   // account's sessions (sessionFailureBucket), apart from sign-in's. A route that takes a password belongs here.
   const passwordRoutes = new Elysia()
     .use(sessionGuard(deps, [`${AUTH}/change-password`, `${AUTH}/delete-user`], "SIGN_IN_REQUIRED"))
-    .use(ipRateLimit({ limiter: deps.limiter, spec: deps.config.authLimit, scope: "auth", clientIpHeader: deps.config.clientIpHeader }))
     .post(
       "/change-password",
       async ({ body, account, cookie, request }) => {
@@ -66,6 +64,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
           tags: ["Accounts"],
           credential: "session",
           errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR", "PASSWORD_TOO_SHORT", "PASSWORD_TOO_LONG"],
+          ipLimit: AUTH_LIMIT,
           requestExample: { currentPassword: "a long password", newPassword: "an even longer password", revokeOtherSessions: true },
           examples: { "200": { token: "<session token>", user: exampleUser } },
           setsCookie: "whenChanged",
@@ -89,6 +88,7 @@ export function selfServiceRoutes(deps: AuthRouteDeps) {
           tags: ["Accounts"],
           credential: "session",
           errors: [...PASSWORD_ERRORS, "VALIDATION_ERROR"],
+          ipLimit: AUTH_LIMIT,
           requestExample: { password: "a long password" },
           examples: { "200": { success: true, message: "User deleted" } },
           setsCookie: true,

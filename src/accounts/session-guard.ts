@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../platform/clock";
-import { splitUrl } from "../platform/http/direct-routes";
 import { apiError } from "./errors";
 import { noStoreUnder, pathUnder } from "../platform/http/no-store";
+import { requestUrl } from "../platform/http/request-context";
 import { resendIfExtended, sessionTokenFromHeader } from "./cookie";
 import type { SessionStore } from "./store";
 import { validateSession, type ValidSession } from "./sessions";
@@ -26,7 +26,7 @@ export function sessionGuard(deps: SessionDeps, prefix: string | readonly string
   return new Elysia()
     .use(noStoreUnder(prefixes))
     .onRequest(async ({ request }) => {
-      if (!pathUnder(splitUrl(request.url).path, prefixes)) return;
+      if (!pathUnder(requestUrl(request).path, prefixes)) return;
       const token = sessionTokenFromHeader(request.headers.get("cookie"));
       const account = await validateSession(deps.sessions, deps.clock, token);
       if (!account || !token) throw apiError(required);

@@ -1,4 +1,5 @@
 import { authRoutes } from "../accounts/routes";
+import { AUTH_LIMIT } from "../accounts/route-deps";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config/config";
 import { catalogRoutes } from "../catalog/routes";
@@ -20,16 +21,17 @@ import { keyIssueBucket, keyUseBucket } from "../keys/service";
 import type { DeletedAccountKeys } from "../accounts/account-keys";
 import { keyCredential } from "../keys/credential";
 import { createLimiter } from "../limits/limiter";
+import { ipLimits } from "../limits/http";
 import { metaRoutes } from "../meta/routes";
 import type { MaybePromise } from "../platform/maybe-promise";
-import { trialRoutes } from "../trial/routes";
+import { TRIAL_LIMIT, trialRoutes } from "../trial/routes";
 import { createUsageRecorder } from "../usage/recorder";
 import { keyUsage, USAGE_HOURS, usageSweeper } from "../usage/service";
 import { trialCredential } from "../trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "../trial/service";
 import { requestFacts } from "../platform/http/request-context";
 import { withResponseHeaders } from "./http/response-headers";
-import { createRouteTemplates } from "../platform/http/route-templates";
+import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec } from "../platform/http/route-table";
 import { METRICS_PATH, metricsEndpoint } from "../metrics/endpoint";
 import type { CollectSnapshots } from "../metrics/fleet";
 import { createMetricsRegistry, type MetricsSnapshot, UNMATCHED_ROUTE } from "../metrics/registry";
@@ -55,6 +57,11 @@ export interface AppDeps {
    * this process alone.
    */
   collectMetrics?: (local: () => MetricsSnapshot) => CollectSnapshots;
+  /**
+   * More direct routes, declared as the capabilities declare theirs and put in the one route table with
+   * them: served on the fast path, counted, limited and documented alike (test/app/route-table.test.ts).
+   */
+  routes?: readonly DirectRouteSpec[];
 }
 
 /** The composition root of the HTTP API: capabilities over the catalog and the state stores, mounted on the shell. */
@@ -114,16 +121,20 @@ export async function createFoodApi(deps: AppDeps) {
   const storage = createStorageHealth(deps.state.probeWrite, deps.logError);
   const toApiError = createErrorMapper({ logError: deps.logError, onStorageFault: storage.recordFault });
 
+  // The per-IP limits a route may name in its declaration (`ipLimit`), each with its setting.
+  const perIpLimits = ipLimits({ limiter, clientIpHeader: config.clientIpHeader, limits: { [AUTH_LIMIT]: config.authLimit, [TRIAL_LIMIT]: config.trialIpLimit } });
   const catalogApi = catalogRoutes(catalog, createCredentialGuard(verifiers, admit));
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
+  // The Elysia routes, declared by their capabilities on Elysia; it routes the requests the dispatcher
+  // leaves to it. The table (below) reads them from it: `table` is there before the first request.
   const elysia = createAppShell({ toApiError })
+    .use(perIpLimits.elysiaHook((method, template) => table.route(method, template)))
     .use(metaApi.documented)
     .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
     .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
-    .use(trialRoutes({ ...trial, config, limiter }))
-    .use(catalogApi.documented)
+    .use(trialRoutes({ ...trial, config }))
     .use(dashboardRoutes(catalog))
-    .use(docsRoutes(config, ERRORS));
+    .use(docsRoutes(config, ERRORS, () => table.routes));
   // Metrics: counted per process by `observe` (called by the server for every answer), served at
   // /metrics only when a token is configured, for the whole fleet of workers.
   const metrics = createMetricsRegistry(deps.worker ?? 0);
@@ -136,15 +147,19 @@ export async function createFoodApi(deps: AppDeps) {
       })
     : undefined;
   // /metrics is one more path the dispatcher matches, so no request pays a check of its own for it.
-  const scrapeRoute = scrape ? [{ path: METRICS_PATH, handle: scrape }] : [];
-  const dispatcher = createDispatcher([...catalogApi.direct, ...metaApi.direct], elysia.handle, toApiError, scrapeRoute);
-  const routes = createRouteTemplates([...elysia.routes, ...(scrape ? [{ method: "GET", path: METRICS_PATH }] : [])]);
-  const handle = withResponseHeaders(dispatcher.handle, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes });
-  const observe = (request: Request, path: string, status: number, ms: number): string => {
-    const route = routes.templateOf(path) ?? UNMATCHED_ROUTE;
+  const scrapeRoute: HiddenRouteSpec[] = scrape ? [{ path: METRICS_PATH, handle: scrape, hidden: true }] : [];
+
+  // The one route table (design §1): every route, direct and Elysia's. The fast path, the templates of
+  // metrics, CORS, OPTIONS and limits, and the OpenAPI document are all derived from it.
+  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...(deps.routes ?? []), ...scrapeRoute], elysia });
+  perIpLimits.checkNamed(table.routes);
+  const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
+  const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
+  const observe = (request: Request, status: number, ms: number): string => {
+    const facts = requestFacts(request);
+    const route = table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
     // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
     if (scrape) {
-      const facts = requestFacts(request);
       metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
     }
     return route;
@@ -156,8 +171,8 @@ export async function createFoodApi(deps: AppDeps) {
     /** Counts an answered request in this process's metrics; the route template it was counted under. */
     observe,
     metrics,
-    /** The routes `handle` answers before Elysia: documented like Elysia's (test/docs/openapi.test.ts checks). */
-    direct: dispatcher.routes,
+    /** Every route `handle` answers, the route table's: each documented unless hidden (test/docs/openapi.test.ts checks). */
+    routes: table.routes,
     elysia,
     housekeeping,
     /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */

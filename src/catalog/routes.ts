@@ -1,9 +1,8 @@
-import { Elysia } from "elysia";
 import { STATE_ERROR } from "../platform/http/error-catalog";
 import { type CredentialGuard, guardedBody, guardedJson } from "../platform/http/credential-guard";
 import { type LookupRequest, lookupJson, parseLookupBody } from "./lookup";
 import { apiError } from "./errors";
-import { type DirectRouteSpec, directRoutes, mountRoutes } from "../platform/http/route-table";
+import type { DirectRouteSpec } from "../platform/http/route-table";
 import { type PreparedJson, preparedJson } from "../platform/http/content-encoding";
 import { etagBase } from "../platform/http/etag";
 import { DetailQuery, FoodDetail, FoodGroupList, LOOKUP_MAX_FOODS, LookupBody, LookupResult, NutrientList, PAGE_SIZE_MAX, SearchQuery, SearchResult } from "./model";
@@ -14,17 +13,17 @@ import type { CatalogStore } from "./store";
 const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", STATE_ERROR] as const;
 
 /**
- * The data routes, every one behind the credential guard. They are direct routes: answered before Elysia,
- * and mounted on it too for the OpenAPI document (src/platform/http/route-table.ts).
+ * The data routes, every one behind the credential guard. They are direct routes, answered before Elysia
+ * (src/platform/http/route-table.ts).
  */
-export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
+export function catalogRoutes(store: CatalogStore, guard: CredentialGuard): DirectRouteSpec[] {
   const foodSearch = createFoodSearch(store);
   const details = createFoodDetails(store);
   // Immutable while served: serialised (and compressed, per coding asked for) once.
   let groupsJson: PreparedJson | undefined;
   let nutrientsJson: PreparedJson | undefined;
 
-  const routes: DirectRouteSpec[] = [
+  return [
     {
       path: "/v1/foods",
       query: SearchQuery,
@@ -100,8 +99,6 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard) {
       }),
     },
   ];
-
-  return { direct: directRoutes(routes), documented: mountRoutes(new Elysia(), routes) };
 }
 
 function prepare(value: unknown): PreparedJson {

@@ -67,7 +67,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       warn: config.logLevel === "error" ? undefined : (message) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", message })),
       handle: (request) => (app ? app.handle(request) : built!.then((ready) => ready.handle(request))),
       // A request answered before the app is built (it waited for it) is counted by then too.
-      observe: config.metricsToken || config.logLevel === "debug" ? (request, path, status, ms) => app?.observe(request, path, status, ms) : undefined,
+      observe: config.metricsToken || config.logLevel === "debug" ? (request, status, ms) => app?.observe(request, status, ms) : undefined,
       log: logsRequests ? accessLog.log : undefined,
       logRoute: config.logLevel === "debug",
       idleTimeoutSeconds: config.idleTimeoutSeconds,

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Config } from "../platform/config/config";
+import type { Route } from "../platform/http/route";
 import { CONTENT_TYPES, embeddedFileRoutes, pageHeaders } from "../platform/http/static-file";
 import { SERVICE_VERSION } from "../platform/version";
 import { buildOpenApiDocument } from "./openapi";
@@ -25,15 +26,17 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** `/docs` (the API reference page) and `/openapi/json` (the OpenAPI document of every API route). */
-export function docsRoutes(config: Pick<Config, "baseUrl" | "freeLimit">, errors: ErrorRows) {
-  const app = new Elysia();
-  // Built on first request, when every route is mounted; routes do not change while serving.
+/**
+ * `/docs` (the API reference page) and `/openapi/json` (the OpenAPI document of every API route). `routes`:
+ * the app's route table, which these routes are part of (so asked for when the document is first built).
+ */
+export function docsRoutes(config: Pick<Config, "baseUrl" | "freeLimit">, errors: ErrorRows, routes: () => readonly Route[]) {
+  // Built on first request; routes do not change while serving.
   let document: Record<string, unknown> | undefined;
-  return app
+  return new Elysia()
     .get(
       "/openapi/json",
-      () => (document ??= buildOpenApiDocument(app, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit, errors })),
+      () => (document ??= buildOpenApiDocument(routes(), { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit, errors })),
       { detail: { hide: true } },
     )
     .use(

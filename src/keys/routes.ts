@@ -6,7 +6,7 @@ import { STATE_ERROR } from "../platform/http/error-catalog";
 import type { Limiter } from "../limits/limiter";
 import { parseName } from "../platform/security/text";
 import { originCheck } from "../platform/http/origin-check";
-import { operation } from "../platform/http/route-table";
+import { operation } from "../platform/http/route-notes";
 import { CreateKeyBody, IssuedKey, KeyList, KeyUsage, ListedKey, RenameKeyBody } from "./model";
 import { type ActiveKeys, KEYS_REFUSED } from "./active-keys";
 import { issueKey, KEY_NAME_MAX_LENGTH, keyIssueBucket, MAX_ACTIVE_KEYS_PER_ACCOUNT } from "./service";

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { RateSpec } from "../platform/config/config";
 import { clientIpOf } from "../platform/http/client-ip";
+import type { Route } from "../platform/http/route";
 import { tooManyRequests } from "./errors";
-import type { Limiter, LimitResult } from "./limiter";
+import type { Limiter } from "./limiter";
 
 /** The IETF draft's headers: `RateLimit-Policy: "free";q=1000;w=3600` and `RateLimit: "free";r=998;t=3412`. */
 export function rateLimitHeaders(policy: string, quota: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number }) {
@@ -15,17 +16,38 @@ export function rateLimitHeaders(policy: string, quota: { limit: number; windowS
 }
 
 /**
- * Limits every request to the routes of the instance that uses it, per client IP and per route as matched
- * (its template, `/api/auth/sign-in/email`), never the raw path: a trailing slash, a prefix, another Host
- * or percent-encoding reaches the same route and so the same bucket. Runs at transform, before body
- * validation, so malformed attempts count too.
+ * The per-IP limits, by the name a route gives in its declaration (`ipLimit`, platform/http/route-notes.ts).
+ * Each counts per client IP and per route template (`/api/auth/sign-in/email`), never the raw path: a
+ * trailing slash, a prefix, another Host or percent-encoding reaches the same route and so the same
+ * bucket.
  */
-export function ipRateLimit(options: { limiter: Limiter; spec: RateSpec; scope: string; clientIpHeader: string | null }) {
-  return new Elysia().onTransform({ as: "scoped" }, async ({ request, route }) => {
-    const bucket = `${options.scope}:${route}:${clientIpOf(request, options.clientIpHeader)}`;
-    const result = await options.limiter.consume(bucket, options.spec);
-    if (!result.allowed) {
-      throw tooManyRequests("TOO_MANY_REQUESTS", result.retryAfterSeconds);
-    }
-  });
+export function ipLimits(options: { limiter: Limiter; clientIpHeader: string | null; limits: Readonly<Record<string, RateSpec>> }) {
+  const count = async (request: Request, route: Route): Promise<void> => {
+    const name = route.notes!.ipLimit!;
+    const bucket = `${name}:${route.template}:${clientIpOf(request, options.clientIpHeader)}`;
+    const result = await options.limiter.consume(bucket, options.limits[name]!);
+    if (!result.allowed) throw tooManyRequests("TOO_MANY_REQUESTS", result.retryAfterSeconds);
+  };
+  return {
+    /** Counts a request of a route that names a limit; throws the 429 past it. */
+    count,
+    /** Refuses, at start, a route that names a limit there is none of. */
+    checkNamed(routes: readonly Route[]): void {
+      for (const route of routes) {
+        const name = route.notes?.ipLimit;
+        if (name !== undefined && !Object.hasOwn(options.limits, name)) throw new Error(`route ${route.method} ${route.template}: no per-IP limit named ${name}`);
+      }
+    },
+    /**
+     * For the routes Elysia answers: counted at transform, after the session check and before body
+     * validation, so malformed attempts count too. `routeOf` finds the route Elysia matched in the table.
+     */
+    elysiaHook(routeOf: (method: string, template: string) => Route | undefined) {
+      // Declared async: Elysia awaits a hook only when it can tell it is one.
+      return new Elysia().onTransform({ as: "global" }, async ({ request, route }) => {
+        const declared = routeOf(request.method, route);
+        if (declared?.notes?.ipLimit !== undefined) await count(request, declared);
+      });
+    },
+  };
 }

@@ -4,15 +4,16 @@ import type { CatalogStore } from "../catalog/store";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../catalog/model";
 import { JSON_CONTENT_TYPE, SECURITY_HEADERS } from "../platform/http/errors";
 import { isPromise, type MaybePromise } from "../platform/maybe-promise";
-import { type DirectRouteSpec, directRoutes, mountRoutes, operation } from "../platform/http/route-table";
+import type { DirectRouteSpec } from "../platform/http/route-table";
+import { operation } from "../platform/http/route-notes";
 import { MetaResponse } from "./model";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../trial/token";
 import { SERVICE_NAME, SERVICE_VERSION } from "../platform/version";
 
 /**
- * Public routes: what this service is and serves, and whether it can answer. `/healthz` is also answered
- * as a direct route (before Elysia): load balancers ask it constantly, and a start is measured to its
- * first 200, which would otherwise include composing the Elysia pipeline for it (~8 ms).
+ * Public routes: what this service is and serves, and whether it can answer. `/healthz` is a direct route
+ * (answered before Elysia): load balancers ask it constantly, and a start is measured to its first 200,
+ * which would otherwise include composing the Elysia pipeline for it (~8 ms).
  */
 export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingState: () => MaybePromise<void>; stateWritable: () => MaybePromise<boolean> }) {
   const { config, catalog } = deps;
@@ -90,7 +91,7 @@ export function metaRoutes(deps: { config: Config; catalog: CatalogStore; pingSt
         }),
       },
     );
-  return { documented: mountRoutes(documented, fast), direct: directRoutes(fast) };
+  return { direct: fast, documented };
 }
 
 const HEALTH_SCHEMA = { type: "object", required: ["status"], properties: { status: { enum: ["ok", "unavailable"], type: "string" } } };

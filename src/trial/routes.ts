@@ -4,9 +4,7 @@ import { STATE_ERROR } from "../platform/http/error-catalog";
 import { TRIAL_ALLOWANCE } from "./token";
 import { clientIpOf } from "../platform/http/client-ip";
 import { NO_STORE } from "../platform/http/errors";
-import { operation } from "../platform/http/route-table";
-import type { Limiter } from "../limits/limiter";
-import { ipRateLimit } from "../limits/http";
+import { operation } from "../platform/http/route-notes";
 import { CHALLENGE_LIFETIME_SECONDS, newChallenge } from "./challenge";
 import { TrialChallenge } from "./model";
 import { redeemChallenge, type TrialDeps } from "./service";
@@ -16,11 +14,12 @@ const TrialTokenResponse = t.Object({
   expiresAt: t.String({ format: "date-time" }),
 });
 
+/** The per-IP limit of both trial routes, by the name the composition root gives its setting (`--trial-ip-limit`, src/app/app.ts). */
+export const TRIAL_LIMIT = "trial";
+
 /** Public trial routes: a bot challenge, and a trial token (trial/token.ts: its lifetime and quota) for its solution. */
-export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter }) {
-  const app = new Elysia({ prefix: "/v1" }).use(
-    ipRateLimit({ limiter: deps.limiter, spec: deps.config.trialIpLimit, scope: "trial", clientIpHeader: deps.config.clientIpHeader }),
-  );
+export function trialRoutes(deps: TrialDeps & { config: Config }) {
+  const app = new Elysia({ prefix: "/v1" });
   // With Turnstile configured, the challenge comes from Cloudflare's widget, not from here.
   const withChallenge = deps.turnstile
     ? app
@@ -37,6 +36,7 @@ export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter
             tags: ["Trial"],
             credential: "none",
             errors: ["TOO_MANY_REQUESTS", STATE_ERROR],
+            ipLimit: TRIAL_LIMIT,
             responses: {
               // Not the route's response schema: Elysia would re-shape the signed object it returns.
               "200": { description: "An ALTCHA v2 challenge, signed; `Cache-Control: no-store`", schema: TrialChallenge },
@@ -61,6 +61,7 @@ export function trialRoutes(deps: TrialDeps & { config: Config; limiter: Limiter
         tags: ["Trial"],
         credential: "none",
         errors: ["VALIDATION_ERROR", "CHALLENGE_FAILED", "TOO_MANY_REQUESTS", "CHALLENGE_UNAVAILABLE", STATE_ERROR],
+        ipLimit: TRIAL_LIMIT,
         requestExample: { challengeToken: "<the widget's payload>" },
         examples: { "201": { token: "eyJqdGkiOiJ0cmlhbF8... .3pSQ13yW...", expiresAt: "2026-01-06T10:00:00.000Z" } },
       }),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createFoodApi, type FoodApi } from "../../src/app/app";
+import { type AppDeps, createFoodApi, type FoodApi } from "../../src/app/app";
 import { findOrCreatePasswordlessAccount } from "../../src/accounts/service";
 import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
 import type { Clock } from "../../src/platform/clock";
@@ -25,9 +25,12 @@ export const BASE = "http://127.0.0.1:3000";
  * (helpers/test-backend.ts): a state database in a temporary data directory (SQLite, the default), or a
  * database of its own in the run's PostgreSQL with a key prefix of its own in the run's Redis. `stores`
  * may wrap the backend's stores (test/app/async-stores.test.ts makes every one answer a turn later); `state`
- * looks at the state and breaks it, the same way on either backend.
+ * looks at the state and breaks it, the same way on either backend. `routes`: more direct routes, put in
+ * the app's route table beside the capabilities' own (test/app/route-table.test.ts).
  */
-export async function createTestApp(options: { env?: Record<string, string>; clock?: Clock; stores?: (backend: StateStores) => StateStores } = {}) {
+export async function createTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; stores?: (backend: StateStores) => StateStores; routes?: AppDeps["routes"] } = {},
+) {
   const dataDir = mkdtempSync(join(tmpdir(), "foodapi-test-"));
   const config = loadConfig(new Map(), { FOODAPI_DATA_DIR: dataDir, ...options.env });
   // Opened as `serve` opens it (src/cli/serve.ts), from the built catalog.
@@ -36,7 +39,7 @@ export async function createTestApp(options: { env?: Record<string, string>; clo
   const stores = options.stores?.(state.stores) ?? state.stores;
   const clock = options.clock ?? (() => Date.now());
   const errors: unknown[] = [];
-  const app = await createFoodApi({ config, catalog, state: stores, clock, logError: (e) => errors.push(e) });
+  const app = await createFoodApi({ config, catalog, state: stores, clock, logError: (e) => errors.push(e), routes: options.routes });
   configs.set(app, config);
 
   let closed: Promise<void> | undefined;
@@ -88,7 +91,7 @@ export function documentOf(app: FoodApi): Record<string, any> {
   let document = documents.get(app);
   if (!document) {
     const config = configs.get(app)!;
-    document = buildOpenApiDocument(app.elysia, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit, errors: ERRORS });
+    document = buildOpenApiDocument(app.routes, { serverUrl: config.baseUrl.origin, version: SERVICE_VERSION, freeLimit: config.freeLimit, errors: ERRORS });
     documents.set(app, document);
   }
   return document;

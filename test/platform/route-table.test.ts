@@ -2,12 +2,15 @@ import { describe, expect, test } from "bun:test";
 import { type AnyElysia, Elysia, t } from "elysia";
 import { buildOpenApiDocument, undocumentedOperations } from "../../src/docs/openapi";
 import { ERRORS } from "../../src/app/error-catalog";
-import { createDispatcher, type DirectRoute } from "../../src/platform/http/direct-routes";
-import { type DirectRouteSpec, directRoutes, mountRoutes, notesOf, operation } from "../../src/platform/http/route-table";
+import { createDispatcher, type IpLimitCheck } from "../../src/platform/http/direct-routes";
+import { ApiError } from "../../src/platform/http/errors";
+import { operation } from "../../src/platform/http/route-notes";
+import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec } from "../../src/platform/http/route-table";
 
 /**
- * The route table on its own, away from the app: one declaration gives the dispatcher's route, the Elysia
- * route and the document's notes, and the check names whatever is served without them.
+ * The route table on its own, away from the app: one declaration gives the dispatcher's route, its
+ * template and the document's notes; Elysia's routes are read from Elysia; and the check names whatever is
+ * served without its documentation.
  */
 const OPTIONS = { serverUrl: "http://127.0.0.1:3000", version: "0.0.0", freeLimit: { limit: 1000, windowSeconds: 3600 }, errors: ERRORS };
 
@@ -34,33 +37,50 @@ const recipes: DirectRouteSpec[] = [
   },
 ];
 
-function served(extraDirect: DirectRoute[] = [], elysia: AnyElysia = mountRoutes(new Elysia(), recipes)) {
-  const dispatcher = createDispatcher([...directRoutes(recipes), ...extraDirect], elysia.handle, () => {
-    throw new Error("unused");
+const refuseAll: IpLimitCheck = () => {
+  throw new ApiError(429, "TOO_MANY_REQUESTS", "Too many.", { "retry-after": "7" });
+};
+
+function served(options: { direct?: (DirectRouteSpec | HiddenRouteSpec)[]; elysia?: AnyElysia; ipLimit?: IpLimitCheck } = {}) {
+  const elysia = options.elysia ?? new Elysia();
+  const table = createRouteTable({ direct: options.direct ?? recipes, elysia });
+  const dispatch = createDispatcher({
+    table,
+    fallback: elysia.handle,
+    toApiError: (error) => {
+      if (error instanceof ApiError) return error;
+      throw error;
+    },
+    ipLimit: options.ipLimit ?? (() => {}),
   });
-  return { dispatcher, api: { direct: dispatcher.routes, elysia }, document: buildOpenApiDocument(elysia, OPTIONS) };
+  return { table, dispatch, document: buildOpenApiDocument(table.routes, OPTIONS) };
 }
 
 describe("a route table", () => {
   test("gives the dispatcher its routes, answered before Elysia with the target it needs", async () => {
-    const { dispatcher } = served();
-    expect(dispatcher.routes.map(({ path, param }) => [path, param])).toEqual([["/v1/recipes", undefined], ["/v1/recipes", "recipeId"]]);
-    const one = await dispatcher.handle(new Request("http://localhost/v1/recipes/r%201?full=1"));
+    const { table, dispatch } = served();
+    expect(table.routes.filter((route) => route.handle).map(({ method, template }) => `${method} ${template}`)).toEqual(["GET /v1/recipes", "GET /v1/recipes/:recipeId"]);
+    const one = await dispatch(new Request("http://localhost/v1/recipes/r%201?full=1"));
     expect(await one.json()).toEqual({ param: "r 1", search: "full=1" });
-    const head = await dispatcher.handle(new Request("http://localhost/v1/recipes", { method: "HEAD" }));
+    const head = await dispatch(new Request("http://localhost/v1/recipes", { method: "HEAD" }));
     expect([head.status, await head.text()]).toEqual([200, ""]);
   });
 
-  test("mounts the same handlers on Elysia, for the methods the dispatcher leaves to it", async () => {
-    const elysia = mountRoutes(new Elysia(), recipes);
-    expect(elysia.routes.map((route) => `${route.method} ${route.path}`)).toEqual(["GET /v1/recipes", "GET /v1/recipes/:recipeId"]);
-    expect(await (await elysia.handle(new Request("http://localhost/v1/recipes/r1?full=1"))).json()).toEqual({ param: "r1", search: "full=1" });
-    expect(notesOf(elysia.routes[1]!.hooks.detail)).toEqual({ credential: "apiKeyOrTrial", errors: ["UNAUTHORIZED", "NOT_FOUND"], head: true });
+  test("leaves every other request to Elysia, whose routes it reads with their notes", async () => {
+    const elysia = new Elysia()
+      .post("/v1/recipes", answer({ from: "elysia" }), { detail: { hide: true } })
+      .get("/v1/noted", answer({}), { detail: operation({ summary: "Noted", tags: ["Public"], credential: "none", errors: [], ipLimit: "auth" }) });
+    const { table, dispatch } = served({ elysia });
+    expect(await (await dispatch(new Request("http://localhost/v1/recipes", { method: "POST" }))).json()).toEqual({ from: "elysia" });
+    expect((await dispatch(new Request("http://localhost/v1/recipes", { method: "DELETE" }))).status).toBe(404);
+    expect(table.route("GET", "/v1/noted")?.notes).toEqual({ credential: "none", errors: [], ipLimit: "auth" });
+    expect(table.route("HEAD", "/v1/noted/")).toBe(table.route("GET", "/v1/noted"));
+    expect(table.route("GET", "/v1/recipes/:recipeId")?.notes).toEqual({ credential: "apiKeyOrTrial", errors: ["UNAUTHORIZED", "NOT_FOUND"] });
   });
 
   test("documents every route it declares, GET and HEAD, with the route's own description", () => {
-    const { api, document } = served();
-    expect(undocumentedOperations(api, document)).toEqual([]);
+    const { table, document } = served();
+    expect(undocumentedOperations(table.routes, document)).toEqual([]);
     expect(Object.keys(document.paths["/v1/recipes/{recipeId}"]).sort()).toEqual(["get", "head"]);
     expect(document.paths["/v1/recipes/{recipeId}"].get).toMatchObject({
       summary: "One recipe",
@@ -71,24 +91,94 @@ describe("a route table", () => {
     expect(Object.keys(document.paths["/v1/recipes/{recipeId}"].get.responses).sort()).toEqual(["304", "401", "404", "413"]);
   });
 
-  test("the check names a route given to the dispatcher alone", () => {
-    const { api, document } = served([{ path: "/v1/secret", handle: answer({}) }]);
-    expect(undocumentedOperations(api, document)).toEqual(["GET /v1/secret", "HEAD /v1/secret"]);
+  test("the check names a route missing from the document", () => {
+    const { document } = served();
+    const secret = createRouteTable({ direct: [{ ...recipes[0]!, path: "/v1/secret" }], elysia: new Elysia() });
+    expect(undocumentedOperations(secret.routes, document)).toEqual(["GET /v1/secret", "HEAD /v1/secret"]);
   });
 
   test("the check names an Elysia route declared without notes, and not one declared with them", () => {
-    const elysia = mountRoutes(new Elysia(), recipes)
+    const elysia = new Elysia()
       .get("/v1/plain", answer({}), { detail: { summary: "No credential, no errors" } })
       .get("/v1/noted", answer({}), { detail: operation({ summary: "Noted", tags: ["Public"], credential: "none", errors: [] }) })
       .get("/v1/page", answer({}), { detail: { hide: true } });
-    const { api, document } = served([], elysia);
-    expect(undocumentedOperations(api, document)).toEqual(["GET /v1/plain"]);
+    const { table, document } = served({ elysia });
+    expect(undocumentedOperations(table.routes, document)).toEqual(["GET /v1/plain"]);
   });
 
-  test("refuses a direct route the dispatcher could not match", () => {
+  test("a hidden direct route is served, and kept out of the document", async () => {
+    const { table, dispatch, document } = served({ direct: [...recipes, { path: "/internal", handle: answer({ ok: true }), hidden: true }] });
+    expect(await (await dispatch(new Request("http://localhost/internal/"))).json()).toEqual({ ok: true });
+    expect(document.paths["/internal"]).toBeUndefined();
+    expect(undocumentedOperations(table.routes, document)).toEqual([]);
+  });
+
+  test("counts a direct route that names a per-IP limit before its handler, and answers the refusal", async () => {
+    let handled = 0;
+    const limited: DirectRouteSpec = { ...recipes[0]!, path: "/v1/limited", ipLimit: "auth", handle: () => (handled++, new Response("{}")) };
+    const counted: string[] = [];
+    const { dispatch } = served({ direct: [limited], ipLimit: (request, route) => void counted.push(`${request.method} ${route.template}`) });
+    expect((await dispatch(new Request("http://localhost/v1/limited/", { method: "HEAD" }))).status).toBe(200);
+    expect(counted).toEqual(["HEAD /v1/limited"]);
+    const refused = await served({ direct: [limited], ipLimit: refuseAll }).dispatch(new Request("http://localhost/v1/limited"));
+    expect([refused.status, refused.headers.get("retry-after"), ((await refused.json()) as { code: string }).code]).toEqual([429, "7", "TOO_MANY_REQUESTS"]);
+    const refusedLater = await served({ direct: [limited], ipLimit: () => Promise.reject(new ApiError(429, "TOO_MANY_REQUESTS", "Too many.")) }).dispatch(new Request("http://localhost/v1/limited"));
+    expect(refusedLater.status).toBe(429);
+    expect(handled).toBe(1);
+  });
+
+  test("refuses a direct route the dispatcher could not match, and a route declared twice", () => {
     const spec = recipes[0]!;
-    expect(() => directRoutes([{ ...spec, path: "/v1/:kind/list" }])).toThrow(/at most one parameter, its last segment/);
-    expect(() => directRoutes([{ ...spec, path: "/v1/:kind/:id" }])).toThrow(/at most one parameter/);
-    expect(() => directRoutes([{ ...spec, path: "v1/recipes" }])).toThrow(/full path/);
+    const table = (direct: DirectRouteSpec[], elysia: AnyElysia = new Elysia()) => () => createRouteTable({ direct, elysia });
+    expect(table([{ ...spec, path: "/v1/:kind/list" }])).toThrow(/at most one parameter, its last segment/);
+    expect(table([{ ...spec, path: "/v1/:kind/:id" }])).toThrow(/at most one parameter/);
+    expect(table([{ ...spec, path: "v1/recipes" }])).toThrow(/full path/);
+    expect(table([spec, { ...spec, path: "/v1/recipes/" }])).toThrow("route GET /v1/recipes is declared twice");
+    expect(table([spec], new Elysia().get("/v1/recipes", answer({})))).toThrow("route GET /v1/recipes is declared twice");
+    expect(table([recipes[1]!], new Elysia().patch("/v1/recipes/:id", answer({})))).toThrow("/v1/recipes/:id and /v1/recipes/:recipeId match the same paths");
+  });
+});
+
+describe("matching a request against the table", () => {
+  const elysia = new Elysia()
+    .post("/v1/items", answer({}))
+    .get("/v1/items/:id/usage", answer({}))
+    .patch("/v1/items/:id", answer({}))
+    .get("/files/*", answer({}));
+  const direct: DirectRouteSpec[] = [
+    { ...recipes[0]!, path: "/v1/items" },
+    { ...recipes[1]!, path: "/v1/items/:id" },
+    { ...recipes[0]!, method: "POST", path: "/v1/items/batch" },
+  ];
+  const table = createRouteTable({ direct, elysia });
+  const match = (method: string, url: string) => {
+    const { route, template, param, allow } = table.matchOf(new Request(`http://localhost${url}`, { method }));
+    return { route: route && `${route.method} ${route.template}`, template, param, allow: allow.join(", ") };
+  };
+
+  test("finds the route for the method, as Elysia picks it: a fixed segment before a parameter, a parameter one whole segment", () => {
+    expect(match("GET", "/v1/items")).toEqual({ route: "GET /v1/items", template: "/v1/items", param: undefined, allow: "POST, GET, HEAD, OPTIONS" });
+    expect(match("GET", "/v1/items/a%20b/")).toEqual({ route: "GET /v1/items/:id", template: "/v1/items/:id", param: "a b", allow: "PATCH, GET, HEAD, OPTIONS" });
+    expect(match("POST", "/v1/items/batch")).toMatchObject({ route: "POST /v1/items/batch", template: "/v1/items/batch" });
+    // No GET at the fixed path: the parameter route takes it, as Elysia's router would.
+    expect(match("GET", "/v1/items/batch")).toMatchObject({ route: "GET /v1/items/:id", param: "batch" });
+    expect(match("GET", "/v1/items/x/usage/")).toMatchObject({ route: "GET /v1/items/:id/usage", template: "/v1/items/:id/usage" });
+    expect(match("HEAD", "/files/a/b.css")).toMatchObject({ route: "GET /files/*", template: "/files/*" });
+  });
+
+  test("without a route for the method, still names the path's template and its methods (labels, Allow)", () => {
+    expect(match("DELETE", "/v1/items/batch")).toEqual({ route: undefined, template: "/v1/items/batch", param: undefined, allow: "POST, OPTIONS" });
+    expect(match("OPTIONS", "/v1/items/x")).toMatchObject({ route: undefined, template: "/v1/items/:id" });
+  });
+
+  test("no route: an empty segment, a second trailing slash, an encoded fixed segment, another case", () => {
+    for (const url of ["/v1/items//usage", "/v1/items//", "/v1/%69tems", "/V1/items", "/v1", "/v1/items/x/y"]) {
+      expect([url, match("GET", url).template]).toEqual([url, undefined]);
+    }
+  });
+
+  test("matches a request once: the match is kept with the request", () => {
+    const request = new Request("http://localhost/v1/items");
+    expect(table.matchOf(request)).toBe(table.matchOf(request));
   });
 });

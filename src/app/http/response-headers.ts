@@ -1,7 +1,6 @@
 import type { Handle } from "../../platform/http/direct-routes";
-import { splitUrl } from "../../platform/http/direct-routes";
 import { SECURITY_HEADERS } from "../../platform/http/errors";
-import type { RouteTemplates } from "../../platform/http/route-templates";
+import type { RouteTable } from "../../platform/http/route-table";
 
 /**
  * The headers added to answers after the routes have made them, in one place: CORS for the data API,
@@ -32,7 +31,8 @@ export interface ResponseHeaderOptions {
   baseUrl: URL;
   /** Allowed origins, or "*"; empty: no CORS headers at all. */
   corsOrigins: readonly string[] | "*";
-  routes: RouteTemplates;
+  /** Which route a request is for: CORS and `OPTIONS` are decided by its template. */
+  routes: Pick<RouteTable, "matchOf">;
 }
 
 /** `handle` with the headers above added to its answers, and `OPTIONS` answered for every known route. */
@@ -53,7 +53,7 @@ export function withResponseHeaders(handle: Handle, options: ResponseHeaderOptio
   const decorate = (request: Request, response: Response): Response => {
     if (hsts) response.headers.set("strict-transport-security", HSTS);
     if (!cors) return response;
-    const template = routes.templateOf(splitUrl(request.url).path);
+    const { template } = routes.matchOf(request);
     if (template === undefined || !corsApplies(template)) return response;
     // With a list, the answer depends on the Origin: a shared cache must keep one copy per origin.
     if (!anyOrigin) response.headers.append("vary", "Origin");
@@ -65,8 +65,8 @@ export function withResponseHeaders(handle: Handle, options: ResponseHeaderOptio
     return response;
   };
 
-  const options204 = (request: Request, template: string): Response => {
-    const methods = routes.methodsOf(template).join(", ");
+  const options204 = (request: Request, template: string, allow: readonly string[]): Response => {
+    const methods = allow.join(", ");
     const headers = new Headers({ allow: methods, ...SECURITY_HEADERS });
     if (hsts) headers.set("strict-transport-security", HSTS);
     if (cors && corsApplies(template)) {
@@ -86,16 +86,16 @@ export function withResponseHeaders(handle: Handle, options: ResponseHeaderOptio
     // Nothing to add to answers: only OPTIONS is this layer's, and the hot path pays one comparison.
     return (request) => {
       if (request.method === "OPTIONS") {
-        const template = routes.templateOf(splitUrl(request.url).path);
-        if (template !== undefined) return options204(request, template);
+        const match = routes.matchOf(request);
+        if (match.template !== undefined) return options204(request, match.template, match.allow);
       }
       return handle(request);
     };
   }
   return (request) => {
     if (request.method === "OPTIONS") {
-      const template = routes.templateOf(splitUrl(request.url).path);
-      if (template !== undefined) return options204(request, template);
+      const match = routes.matchOf(request);
+      if (match.template !== undefined) return options204(request, match.template, match.allow);
     }
     const response = handle(request);
     return response instanceof Promise ? response.then((settled) => decorate(request, settled)) : decorate(request, response);

@@ -1,10 +1,10 @@
 import type { Server } from "bun";
 import { clientIpOf, missingClientIpHeaderCheck } from "../../platform/http/client-ip";
-import { splitUrl, withAbsoluteUrl } from "../../platform/http/direct-routes";
 import { errorDescription } from "../../platform/http/error-catalog";
 import { errorResponse } from "../../platform/http/errors";
 import { headBytes, MAX_HEAD_BYTES } from "../../platform/http/head-limit";
-import { requestFacts } from "../../platform/http/request-context";
+import { requestFacts, requestUrl } from "../../platform/http/request-context";
+import { withAbsoluteUrl } from "../../platform/http/request-url";
 import { requestIdOf } from "./response-headers";
 
 export interface AccessLogEntry {
@@ -34,7 +34,7 @@ export interface HttpServerOptions {
   /** The access log; undefined below --log-level info. */
   log: ((entry: AccessLogEntry) => void) | undefined;
   /** Counts the answered request (metrics); returns its route template. */
-  observe?: (request: Request, path: string, status: number, ms: number) => string | undefined;
+  observe?: (request: Request, status: number, ms: number) => string | undefined;
   /** Write the route template on each access-log line (--log-level debug). */
   logRoute?: boolean;
   /** Seconds a connection may send nothing (between requests, or mid-request) before it is closed. */
@@ -89,16 +89,15 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     const ms = performance.now() - started;
     const requestId = requestIdOf(request);
     response.headers.set("x-request-id", requestId);
-    // Without its query, which may hold user text.
-    const path = splitUrl(request.url).path;
-    const route = options.observe?.(request, path, response.status, ms);
+    const route = options.observe?.(request, response.status, ms);
     options.answered?.();
     if (options.log === undefined) return response;
     const facts = requestFacts(request);
     const entry: AccessLogEntry = {
       time: isoNow(),
       method: request.method,
-      path,
+      // Without its query, which may hold user text.
+      path: requestUrl(request, facts).rawPath,
       status: response.status,
       ms: Math.round(ms * 100) / 100,
       ip: clientIpOf(request, options.clientIpHeader),

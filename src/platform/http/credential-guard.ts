@@ -1,7 +1,7 @@
 import { readJsonBody } from "./body";
 import { cachedJsonResponse } from "./cached-response";
 import type { EncodedAnswer } from "./content-encoding";
-import type { DirectHandler, RequestTarget } from "./direct-routes";
+import type { DirectHandler, RequestTarget } from "./route";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
 import { isPromise, type MaybePromise, then } from "../maybe-promise";
@@ -147,17 +147,16 @@ export interface BodyRoute<Body> {
  * before: a body that is too large, not JSON or not a request of the route's costs one unit and is
  * answered with the RateLimit headers, like any counted request (a 429 once the quota is spent); a valid
  * one costs what the route says, all or nothing. The answer carries an ETag like every data answer, but
- * `If-None-Match` is not honoured (RFC 9110 keeps 304 to GET and HEAD). `target.body`: the body as
- * Elysia already parsed it, when the route's Elysia copy answers (route-table.ts).
+ * `If-None-Match` is not honoured (RFC 9110 keeps 304 to GET and HEAD).
  */
 export function guardedBody<Body>(guard: CredentialGuard, route: BodyRoute<Body>): DirectHandler {
-  return async (request, target) => {
+  return async (request) => {
     const identity = await guard.authenticate(request);
     if (!identity.ok) return identity.response;
     const { principal } = identity;
     let body: Body;
     try {
-      body = route.parse("body" in target ? target.body : await readJsonBody(request));
+      body = route.parse(await readJsonBody(request));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const counted = await guard.admit(request, principal, 1);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { splitUrl } from "./direct-routes";
 import { NO_STORE } from "./errors";
+import { requestUrl } from "./request-context";
 
 /** `path` is one of `prefixes` or below one (a path segment boundary: `/v1/keys` covers `/v1/keys/x`, not `/v1/keysx`). */
 export function pathUnder(path: string, prefixes: readonly string[]): boolean {
@@ -14,6 +14,6 @@ export function pathUnder(path: string, prefixes: readonly string[]): boolean {
  */
 export function noStoreUnder(prefixes: readonly string[]) {
   return new Elysia().onRequest(({ request, set }) => {
-    if (pathUnder(splitUrl(request.url).path, prefixes)) Object.assign(set.headers, NO_STORE);
+    if (pathUnder(requestUrl(request).path, prefixes)) Object.assign(set.headers, NO_STORE);
   });
 }

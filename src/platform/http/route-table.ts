@@ -1,145 +1,194 @@
-import { type AnyElysia, type DocumentDecoration, t, type TSchema } from "elysia";
-import { type DirectHandler, type DirectRoute, splitUrl } from "./direct-routes";
-import { checkedByService } from "./schema";
+import { type AnyElysia, t, type TSchema } from "elysia";
+import type { DirectHandler, Route, RouteMatch } from "./route";
+import { type OperationDocs, notesOf, operation } from "./route-notes";
+import { type RequestFacts, requestFacts, requestUrl } from "./request-context";
+import { decodeSegment, routePath } from "./request-url";
 
 /**
- * The vocabulary of what route schemas cannot say: which credential an operation takes, which errors it
- * answers with, examples. Each route declares its own notes beside its handler (`operation()` and
- * `DirectRouteSpec` below); the generated document (src/docs/openapi.ts) is decorated with them, and a route
- * without notes is documented without credentials or errors, which test/docs/openapi.test.ts refuses.
- * Every number in a message or description comes from the constant the server uses.
+ * The one route table (design §1): every route the app serves, declared once by its capability, put
+ * together by the composition root (src/app/app.ts). Derived from it: the fast path's matcher (the
+ * dispatcher, direct-routes.ts), the template a request is counted, limited and given CORS and `Allow`
+ * under, and the OpenAPI document (src/docs/openapi.ts). A request is matched against it once
+ * (`matchOf`), and everyone reads that match.
+ *
+ * Two kinds of route are declared. A direct route (`DirectRouteSpec`) is answered before Elysia by a plain
+ * handler: Elysia's request pipeline costs more than a cached answer, and a POST's body must not be parsed
+ * before its credential is counted. An Elysia route is declared on Elysia as usual (schemas, cookies,
+ * guards), documented with `operation()`; the table reads it from the app, and Elysia still routes the
+ * requests the dispatcher hands it (that is its job; the table only labels them).
  */
 
-/** `apiKeyOrTrial`: the data routes' credential guard. `optionalSession`: works without one too. */
-type Credential = "none" | "apiKeyOrTrial" | "session" | "optionalSession";
-
-/** A success response the route does not declare as a schema (204s, untyped handlers). */
-interface ExtraResponse {
-  description: string;
-  schema?: Record<string, unknown>;
-  example?: unknown;
-}
-
-export interface OperationNotes {
-  credential: Credential;
-  /** The names of its errors, each declared in a table of the catalogue (src/platform/http/error-catalog.ts). */
-  errors: readonly string[];
-  /** Examples for the declared success response, by status. */
-  examples?: Readonly<Record<string, unknown>>;
-  requestExample?: unknown;
-  responses?: Readonly<Record<string, ExtraResponse>>;
-  /** The response sets or clears the session cookie (always, or only when the call changed the caller's session). */
-  setsCookie?: boolean | "whenChanged";
-}
-
-/**
- * Where a route is declared once: its path, handler and schemas, and its documentation, so that what is
- * served and what the OpenAPI document says cannot drift apart. An Elysia route gets its documentation from
- * `operation()` as its `detail`; a direct route (answered before Elysia, src/platform/http/direct-routes.ts) is a
- * `DirectRouteSpec`, from which both the dispatcher's route and its Elysia copy are made.
- */
-
-/** An operation's documentation: what Elysia's `detail` carries, and what schemas cannot say. */
-export interface OperationDocs extends OperationNotes {
-  summary: string;
-  description?: string;
-  tags: readonly string[];
-}
-
-/** What the document builder reads of a route, beside its schemas. */
-export interface RouteNotes extends OperationNotes {
-  /** Also answered for HEAD, as the GET without its body (every direct route is). */
-  head?: boolean;
-}
-
-// A symbol, so that Elysia and the generator carry it along (spread, merged) without showing it anywhere.
-const NOTES = Symbol("foodapi.route-notes");
-
-type NotedDetail = DocumentDecoration & { [NOTES]?: RouteNotes };
-
-/** The `detail` of a documented Elysia route: summary, description and tags, with the notes attached. */
-export function operation(docs: OperationDocs): DocumentDecoration {
-  return withNotes(docs, {});
-}
-
-function withNotes({ summary, description, tags, ...notes }: OperationDocs, extra: Partial<RouteNotes>): DocumentDecoration {
-  const detail: NotedDetail = { summary, tags: [...tags], ...(description === undefined ? {} : { description }) };
-  detail[NOTES] = { ...notes, ...extra };
-  return detail;
-}
-
-/** The notes `operation()` attached to a route's `detail`, if any. */
-export function notesOf(detail: unknown): RouteNotes | undefined {
-  return (detail as NotedDetail | undefined)?.[NOTES];
-}
-
-/** `detail` as the OpenAPI generator should see it: without the notes. */
-export function withoutNotes(detail: DocumentDecoration | undefined): DocumentDecoration | undefined {
-  if (notesOf(detail) === undefined) return detail;
-  const { [NOTES]: _notes, ...rest } = detail as NotedDetail;
-  return rest;
-}
-
-/**
- * A GET route answered by the dispatcher (and its HEAD, as the GET without the body), or a POST with a
- * body, and mounted on Elysia with its schemas too, for the document, which is generated from Elysia's
- * routes. That copy calls the same handler, so the Elysia app alone (without the dispatcher in front)
- * answers alike, but for a POST's malformed body: Elysia's parser refuses it before any handler runs.
- */
+/** A direct route: GET (answering HEAD as the GET without its body), or a POST with a body. */
 export interface DirectRouteSpec extends OperationDocs {
   /** GET (and HEAD) unless said. */
   method?: "POST";
   /**
    * The full path in Elysia's syntax (`/v1/foods/:foodNumber`): at most one parameter, as the last
-   * segment, which is what the dispatcher matches (a POST takes none).
+   * segment, which is what the dispatcher matches in one lookup.
    */
   path: string;
   handle: DirectHandler;
+  /** Schemas for the document: the handler reads and checks the query and a POST's body itself (`guardedBody`). */
   query?: TSchema;
-  /** A POST's body, as the document shows it: the handler reads and checks it itself (`guardedBody`). */
   body?: TSchema;
   response?: Readonly<Record<number, TSchema>>;
 }
 
-/** The dispatcher's routes for `specs`. */
-export function directRoutes(specs: readonly DirectRouteSpec[]): DirectRoute[] {
-  return specs.map(({ method, path, handle }) => {
-    const { prefix, param } = template(path);
-    const route: DirectRoute = param === undefined ? { path: prefix, handle } : { path: prefix, param, handle };
-    return method === undefined ? route : { ...route, method };
-  });
+/** A direct route served but kept out of the API's document (`/metrics`, for the operator's scraper). */
+export interface HiddenRouteSpec {
+  path: string;
+  handle: DirectHandler;
+  hidden: true;
 }
 
-/** Mounts `specs` on `app` as routes calling the same handlers, documented with their notes. */
-export function mountRoutes<App extends AnyElysia>(app: App, specs: readonly DirectRouteSpec[]): App {
-  for (const { method, path, handle, query, body, response, ...docs } of specs) {
-    if (method === "POST") {
-      const hooks = { body: checkedByService(body ?? t.Unknown()), ...(response ? { response } : {}), detail: withNotes(docs, {}) };
-      app.post(path, ({ request, body: parsed }) => handle(request, { search: splitUrl(request.url).search, body: parsed }), hooks);
+export interface RouteTable {
+  /** Every route: Elysia's in the order mounted, then the direct ones in the order declared. */
+  readonly routes: readonly Route[];
+  /**
+   * The request's route, matched the first time it is asked and kept with the request (request-context.ts).
+   * `facts`: the request's, when the caller holds them already.
+   */
+  matchOf(request: Request, facts?: RequestFacts): RouteMatch;
+  /** The route declared for `method` and `template` exactly: how a route Elysia matched is found. */
+  route(method: string, template: string): Route | undefined;
+}
+
+/** `direct`: each capability's direct routes; `elysia`: the app, whose routes are read from it. */
+export function createRouteTable(declared: { direct: readonly (DirectRouteSpec | HiddenRouteSpec)[]; elysia: AnyElysia }): RouteTable {
+  const routes = [...elysiaRoutes(declared.elysia), ...declared.direct.map(directRoute)];
+  const byOperation = new Map<string, Route>();
+  for (const route of routes) {
+    const key = operationKey(route.method, route.template);
+    if (byOperation.has(key)) throw new Error(`route ${key} is declared twice`);
+    byOperation.set(key, route);
+  }
+  const match = createMatcher(routes);
+  return {
+    routes,
+    matchOf(request, facts = requestFacts(request)) {
+      return (facts.match ??= match(request.method, requestUrl(request, facts).path));
+    },
+    route: (method, template) => byOperation.get(operationKey(method, routePath(template))),
+  };
+}
+
+const operationKey = (method: string, template: string) => `${method === "HEAD" ? "GET" : method} ${template}`;
+
+function directRoute(spec: DirectRouteSpec | HiddenRouteSpec): Route {
+  const template = routePath(spec.path);
+  const param = lastParameter(template);
+  if ("hidden" in spec) return { method: "GET", template, handle: spec.handle, hidden: true, hooks: {} };
+  const { method = "GET", path: _path, handle, query, body, response, ...docs } = spec;
+  const detail = operation(docs);
+  const hooks =
+    method === "POST"
+      ? { body: body ?? t.Unknown(), ...(response ? { response } : {}), detail }
+      : { ...(param === undefined ? {} : { params: t.Object({ [param]: t.String() }) }), ...(query ? { query } : {}), ...(response ? { response } : {}), detail };
+  return { method, template, handle, notes: notesOf(detail), hidden: false, hooks };
+}
+
+/** The name of a direct route's parameter, refusing a template the dispatcher could not match in one lookup. */
+function lastParameter(template: string): string | undefined {
+  const match = /^(.*)\/:(\w+)$/.exec(template);
+  const prefix = match ? match[1]! : template;
+  if (!prefix.startsWith("/") || /[:*]/.test(prefix)) {
+    throw new Error(`direct route ${template}: the dispatcher matches a full path with at most one parameter, its last segment`);
+  }
+  return match?.[2];
+}
+
+type ElysiaRoute = { method: string; path: string; hooks: Record<string, unknown> & { detail?: { hide?: boolean } } };
+
+function elysiaRoutes(app: AnyElysia): Route[] {
+  return (app.routes as unknown as ElysiaRoute[]).map(({ method, path, hooks }) => ({
+    method,
+    template: routePath(path),
+    notes: notesOf(hooks.detail),
+    hidden: Boolean(hooks.detail?.hide),
+    hooks,
+  }));
+}
+
+/** A template's matches, made once: what a request gets, but for a parameter's value. */
+interface PathEntry {
+  /** By method (`GET` for `HEAD` too). */
+  byMethod: Map<string, RouteMatch>;
+  /** For a method no route of the template takes: its template and `Allow`, no route. */
+  unmatched: RouteMatch;
+}
+
+const NO_MATCH: RouteMatch = Object.freeze({ route: undefined, template: undefined, param: undefined, allow: [] });
+
+/**
+ * The matcher: a path (already `routePath`) and a method to the route declared for them, as Elysia's router
+ * picks it (a fixed segment before a parameter, a parameter one whole segment). Most templates are fixed
+ * paths or end in their only parameter: one map lookup each. Anything else (a parameter mid-path) is
+ * compared segment by segment.
+ */
+function createMatcher(routes: readonly Route[]): (method: string, path: string) => RouteMatch {
+  const byTemplate = new Map<string, Route[]>();
+  // By the paths a template matches (its parameters unnamed): two templates must not match the same ones.
+  const shapes = new Map<string, string>();
+  for (const route of routes) {
+    const same = byTemplate.get(route.template);
+    if (same) {
+      same.push(route);
       continue;
     }
-    const { param } = template(path);
-    const hooks = {
-      ...(param === undefined ? {} : { params: t.Object({ [param]: t.String() }) }),
-      ...(query ? { query } : {}),
-      ...(response ? { response } : {}),
-      detail: withNotes(docs, { head: true }),
-    };
-    app.get(
-      path,
-      ({ request, params }) =>
-        handle(request, { search: splitUrl(request.url).search, param: param === undefined ? undefined : params[param] }),
-      hooks,
-    );
+    const shape = route.template.replace(/:\w+/g, ":");
+    const other = shapes.get(shape);
+    if (other !== undefined) throw new Error(`routes ${other} and ${route.template} match the same paths`);
+    shapes.set(shape, route.template);
+    byTemplate.set(route.template, [route]);
   }
-  return app;
+  const exact = new Map<string, PathEntry>();
+  // By the prefix before the last segment, for templates whose only parameter is that segment.
+  const lastParam = new Map<string, PathEntry>();
+  const patterns: { segments: string[]; entry: PathEntry }[] = [];
+  for (const [template, declared] of byTemplate) {
+    const allow = Object.freeze([...new Set(declared.flatMap(({ method }) => (method === "GET" ? ["GET", "HEAD"] : [method]))), "OPTIONS"]);
+    const entry: PathEntry = {
+      byMethod: new Map(declared.map((route) => [route.method, Object.freeze({ route, template, param: undefined, allow })])),
+      unmatched: Object.freeze({ route: undefined, template, param: undefined, allow }),
+    };
+    if (!/[:*]/.test(template)) exact.set(template, entry);
+    else if (/^[^:*]*\/:\w+$/.test(template)) lastParam.set(template.slice(0, template.lastIndexOf("/")), entry);
+    else patterns.push({ segments: template.split("/"), entry });
+  }
+
+  return (method, path) => {
+    const wanted = method === "HEAD" ? "GET" : method;
+    // The path's template under another method, for `Allow` and labels when no route takes this one.
+    let other: PathEntry | undefined = exact.get(path);
+    const fixed = other?.byMethod.get(wanted);
+    if (fixed) return fixed;
+    const slash = path.lastIndexOf("/");
+    if (slash > 0 && slash < path.length - 1) {
+      const entry = lastParam.get(path.slice(0, slash));
+      const found = entry?.byMethod.get(wanted);
+      if (found) return { ...found, param: decodeSegment(path.slice(slash + 1)) };
+      other ??= entry;
+    }
+    if (patterns.length > 0) {
+      const segments = path.split("/");
+      for (const { segments: pattern, entry } of patterns) {
+        if (!matches(pattern, segments)) continue;
+        const found = entry.byMethod.get(wanted);
+        if (found) return found;
+        other ??= entry;
+      }
+    }
+    return other?.unmatched ?? NO_MATCH;
+  };
 }
 
-function template(path: string): { prefix: string; param?: string } {
-  const match = /^(.*)\/:(\w+)$/.exec(path);
-  const prefix = match ? match[1]! : path;
-  if (!prefix.startsWith("/") || /[:*]/.test(prefix)) {
-    throw new Error(`direct route ${path}: the dispatcher matches a full path with at most one parameter, its last segment`);
+function matches(pattern: readonly string[], segments: readonly string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const part = pattern[i]!;
+    if (part === "*") return true;
+    const segment = segments[i];
+    if (segment === undefined) return false;
+    if (part.startsWith(":") ? segment === "" : part !== segment) return false;
   }
-  return { prefix, param: match?.[2] };
+  return pattern.length === segments.length;
 }

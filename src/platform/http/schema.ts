@@ -65,13 +65,3 @@ export function queryStrings<P extends Record<string, TSchema>>(schema: TObject<
   Object.defineProperty(copy, DOCUMENTED, { value: schema, enumerable: false });
   return copy;
 }
-
-/**
- * A body the service checks itself (its own messages, and what it counts before it answers): Elysia
- * accepts anything parsed, the document shows `schema`.
- */
-export function checkedByService<T extends TSchema>(schema: T): TSchema {
-  const copy = t.Unknown();
-  Object.defineProperty(copy, DOCUMENTED, { value: schema, enumerable: false });
-  return copy;
-}
