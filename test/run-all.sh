@@ -42,7 +42,9 @@ summary() {
 failures() {
   awk -v run="$2" '
     /^[^ ].*\.[jt]sx?:$/ { file = substr($0, 1, length($0) - 1) }
-    /^\(fail\) / { name = substr($0, 8); sub(/ \[[0-9.]+m?s\]$/, "", name); print "  " file ": " name " (" run ")" }
+    # Bun names the failures again at the end, after the last file: those are already listed, under their own file.
+    /^[0-9]+ tests? failed:$/ { recap = 1 }
+    /^\(fail\) / && !recap { name = substr($0, 8); sub(/ \[[0-9.]+m?s\]$/, "", name); print "  " file ": " name " (" run ")" }
     /^# Unhandled error between tests/ { print "  " file ": an error outside any test (" run ")" }
   ' "$1" | awk '!seen[$0]++'
 }

@@ -28,6 +28,13 @@ describe("test/run-all.sh", () => {
     ]);
   });
 
+  test("a failure is named once, under its own file, though Bun repeats it after the last file of a run", () => {
+    // Bun's own output of a long run, where it names the failures again after the last file (run-all-recap.log).
+    const result = run("cat test/fixtures/run-all-recap.log; exit 1", passing);
+    const named = result.lines.slice(result.lines.indexOf("failed:") + 1).filter((line) => line.startsWith("  "));
+    expect(named).toEqual(["  test/fixtures/first.test.ts: a group > fails on purpose (SQLite)"]);
+  });
+
   test("both runs passing: their counts added up, exit code 0", () => {
     const result = run(passing, passing);
     expect(result.exitCode).toBe(0);
