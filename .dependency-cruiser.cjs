@@ -29,8 +29,8 @@ const MAY_IMPORT = {
   meta: ["catalog", "trial"],
   // The document describes the session cookie and the trial token.
   docs: ["accounts", "trial"],
-  // A recipe's lines are matched to the catalog's foods, portions and nutrient values.
-  analysis: ["catalog"],
+  // A recipe's lines are matched to the catalog's foods, portions and nutrient values; its serving gets the label.
+  analysis: ["catalog", "label"],
   // A food's label is made from its catalog values and portions, checked as its detail is.
   label: ["catalog"],
   // The dashboard's assets list the catalog's food groups and nutrients.

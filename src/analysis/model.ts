@@ -1,5 +1,6 @@
 import { t } from "elysia";
-import { Integer } from "../platform/http/schema";
+import { NutritionLabelSchema } from "../label/model";
+import { Integer, queryStrings } from "../platform/http/schema";
 
 /**
  * Recipe analysis's limits (decisions §16), declared here with the schemas that show them; request.ts
@@ -16,7 +17,7 @@ export const SUGGEST_LIMIT_MAX = 20;
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
-const AnalyzeBody = t.Object({
+export const AnalyzeBody = t.Object({
   lines: t.Array(t.String({ minLength: 1, maxLength: LINE_MAX_CODE_POINTS }), {
     minItems: 1,
     maxItems: LINES_MAX,
@@ -25,6 +26,7 @@ const AnalyzeBody = t.Object({
   }),
   servings: t.Optional(Integer({ minimum: 1, maximum: SERVINGS_MAX, default: 1, description: "What `perServing` divides by." })),
   nutrients: t.Optional(t.Array(t.String(), { description: "Only these nutrient numbers in the totals (unknown ones are ignored); all by default." })),
+  label: t.Optional(t.Boolean({ default: false, description: "Add `label`: the Nutrition Facts label of one serving (`perServing`)." })),
 });
 
 const FoodRef = t.Object({ foodNumber: t.String(), name: t.String() });
@@ -48,15 +50,27 @@ const AnalyzedLine = t.Object({
   alternatives: t.Array(FoodRef, { maxItems: ALTERNATIVES_MAX }),
 });
 
-const AnalyzeResult = t.Object({
+export const AnalyzeResult = t.Object({
   items: t.Array(AnalyzedLine),
   servings: Integer(),
   totalGrams: t.Number(),
   totals: t.Array(NutrientTotal),
   perServing: t.Object({ grams: t.Number(), nutrients: t.Array(NutrientTotal) }),
+  label: t.Optional(NutritionLabelSchema),
 });
 
-const SuggestResult = t.Object({ items: t.Array(FoodRef) });
+export const SuggestResult = t.Object({ items: t.Array(FoodRef) });
+
+export const SuggestQuery = queryStrings(
+  t.Object({
+    q: t.String({
+      minLength: SUGGEST_QUERY_MIN_CODE_POINTS,
+      maxLength: SUGGEST_QUERY_MAX_CODE_POINTS,
+      description: `What has been typed so far: ${SUGGEST_QUERY_MIN_CODE_POINTS} to ${SUGGEST_QUERY_MAX_CODE_POINTS} characters after trimming; the last word may be a prefix, and typos are forgiven.`,
+    }),
+    limit: t.Optional(Integer({ minimum: 1, maximum: SUGGEST_LIMIT_MAX, default: SUGGEST_LIMIT_DEFAULT, description: `How many names, 1 to ${SUGGEST_LIMIT_MAX}.` })),
+  }),
+);
 
 
 export type AnalyzedLine = typeof AnalyzedLine.static;

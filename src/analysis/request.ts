@@ -23,18 +23,20 @@ export interface AnalyzeRequest {
   readonly servings: number;
   /** Only these nutrient numbers in the totals; undefined for all. */
   readonly nutrients: readonly string[] | undefined;
+  /** The label of a serving too (decisions §17). */
+  readonly label?: boolean;
 }
 
-const FIELDS = new Set(["lines", "servings", "nutrients"]);
+const FIELDS = new Set(["lines", "servings", "nutrients", "label"]);
 const codePoints = (text: string) => [...text].length;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function parseAnalyzeBody(body: unknown): AnalyzeRequest {
   if (!isObject(body)) throw apiError("VALIDATION_ERROR", "body", "must be a JSON object with lines");
   for (const field of Object.keys(body)) {
-    if (!FIELDS.has(field)) throw apiError("VALIDATION_ERROR", field.slice(0, 40), "is not a field of this request (lines, servings, nutrients)");
+    if (!FIELDS.has(field)) throw apiError("VALIDATION_ERROR", field.slice(0, 40), "is not a field of this request (lines, servings, nutrients, label)");
   }
-  const { lines, servings, nutrients } = body;
+  const { lines, servings, nutrients, label } = body;
   if (!Array.isArray(lines) || lines.length < 1 || lines.length > LINES_MAX) {
     throw apiError("VALIDATION_ERROR", "lines", `must be an array of 1 to ${LINES_MAX} ingredient lines`);
   }
@@ -48,7 +50,8 @@ export function parseAnalyzeBody(body: unknown): AnalyzeRequest {
   if (servings !== undefined && (typeof servings !== "number" || !Number.isInteger(servings) || servings < 1 || servings > SERVINGS_MAX)) {
     throw apiError("VALIDATION_ERROR", "servings", `must be an integer from 1 to ${SERVINGS_MAX}`);
   }
-  return { lines: lines as string[], servings: servings ?? 1, nutrients: parseNutrientSelection(nutrients) };
+  if (label !== undefined && typeof label !== "boolean") throw apiError("VALIDATION_ERROR", "label", "must be true or false");
+  return { lines: lines as string[], servings: servings ?? 1, nutrients: parseNutrientSelection(nutrients), label: label === true };
 }
 
 export interface SuggestRequest {

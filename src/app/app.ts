@@ -2,6 +2,7 @@ import { authRoutes } from "../accounts/routes";
 import { AUTH_LIMIT } from "../accounts/route-deps";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config/config";
+import { analysisRoutes } from "../analysis/routes";
 import { catalogRoutes } from "../catalog/routes";
 import type { CatalogStore } from "../catalog/store";
 import { dashboardRoutes } from "../dashboard/routes";
@@ -16,6 +17,7 @@ import { createDispatcher } from "../platform/http/direct-routes";
 import { allowedOriginsFor } from "../platform/http/origin-check";
 import { createErrorMapper } from "../platform/http/error-mapping";
 import { keyRoutes } from "../keys/routes";
+import { labelRoutes } from "../label/routes";
 import { createActiveKeys, KEYS_REFUSED } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
 import type { DeletedAccountKeys } from "../accounts/account-keys";
@@ -123,7 +125,9 @@ export async function createFoodApi(deps: AppDeps) {
 
   // The per-IP limits a route may name in its declaration (`ipLimit`), each with its setting.
   const perIpLimits = ipLimits({ limiter, clientIpHeader: config.clientIpHeader, limits: { [AUTH_LIMIT]: config.authLimit, [TRIAL_LIMIT]: config.trialIpLimit } });
-  const catalogApi = catalogRoutes(catalog, createCredentialGuard(verifiers, admit));
+  const dataGuard = createCredentialGuard(verifiers, admit);
+  const catalogApi = catalogRoutes(catalog, dataGuard);
+  const analysisApi = analysisRoutes(catalog, dataGuard);
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
   // The Elysia routes, declared by their capabilities on Elysia; it routes the requests the dispatcher
   // leaves to it. The table (below) reads them from it: `table` is there before the first request.
@@ -151,7 +155,7 @@ export async function createFoodApi(deps: AppDeps) {
 
   // The one route table (design §1): every route, direct and Elysia's. The fast path, the templates of
   // metrics, CORS, OPTIONS and limits, and the OpenAPI document are all derived from it.
-  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...(deps.routes ?? []), ...scrapeRoute], elysia });
+  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...analysisApi.routes, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute], elysia });
   perIpLimits.checkNamed(table.routes);
   const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
   const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
@@ -177,6 +181,8 @@ export async function createFoodApi(deps: AppDeps) {
     housekeeping,
     /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
     usage,
+    /** Builds what the first recipe analysis would otherwise wait for (analysis/routes.ts): `serve` calls it once listening. */
+    warmUp: analysisApi.warmUp,
   };
 }
 

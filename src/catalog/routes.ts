@@ -10,7 +10,7 @@ import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, par
 import type { CatalogStore } from "./store";
 
 /** What every data route can answer besides its own errors: the guard's and the quota's. */
-const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", STATE_ERROR] as const;
+export const DATA_ERRORS = ["UNAUTHORIZED", "RATE_LIMITED", "TRIAL_QUOTA_EXHAUSTED", STATE_ERROR] as const;
 
 /**
  * The data routes, every one behind the credential guard. They are direct routes, answered before Elysia

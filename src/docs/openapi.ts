@@ -158,6 +158,7 @@ export function buildOpenApiDocument(routes: readonly Route[], options: Document
     servers: [{ url: options.serverUrl }],
     tags: [
       { name: "Catalog", description: "The SR28 data: an API key or a trial token on every request." },
+      { name: "Analysis", description: "A recipe's nutrition from its ingredient lines, and food names as they are typed: an API key or a trial token." },
       { name: "Trial", description: "A trial token without an account, for a solved proof-of-work challenge." },
       { name: "Accounts", description: "Sign-up, sign-in and the session cookie (Better Auth's shapes)." },
       { name: "API keys", description: "The signed-in account's keys: issue, list, revoke." },
@@ -271,7 +272,9 @@ function describeOperation(method: string, operation: Json, notes: OperationNote
     responses[status] = {
       ...responses[status],
       description: extra.description,
-      ...(extra.schema ? { content: { "application/json": { schema: extra.schema, example: extra.example } } } : {}),
+      ...(extra.schema || extra.media
+        ? { content: { ...responses[status]?.content, ...(extra.schema ? { "application/json": { schema: extra.schema, example: extra.example } } : {}), ...extra.media } }
+        : {}),
     };
   }
   for (const [status, response] of Object.entries(responses)) {

@@ -1,5 +1,5 @@
-import { decimalText, exact, over, times } from "./exact";
-import { LABEL_LINES, type LineKey } from "./lines";
+import { decimalText, type Exact, exact, over, times } from "./exact";
+import { LABEL_LINES, type LineDeclaration, type LineKey } from "./lines";
 import { isZeroShown, type Shown } from "./rounding";
 
 /** What a label is for: grams of edible portion, and the portion's words where it is one ("1 tbsp"). */
@@ -14,7 +14,7 @@ export interface LabelLine {
   number: string | null;
   /** Per serving, unrounded; null where the food has no value for the nutrient. */
   amount: number | null;
-  unit: string;
+  unit: LineDeclaration["unit"];
   /** As the label prints it: "3g", "0.5g", "<1g", "140mg", calories as the number alone; or "not available". */
   display: string;
   /** Per cent of the Daily Value, rounded; null where the line states none or the amount is unknown. */
@@ -37,13 +37,30 @@ const HUNDRED = exact(100);
  */
 export function nutritionLabel(servingSize: ServingSize, valuesPer100g: ReadonlyMap<string, number>): NutritionLabel {
   const grams = exact(servingSize.grams);
+  return labelOf(servingSize, (number) => {
+    const value = valuesPer100g.get(number);
+    return value === undefined ? undefined : over(times(exact(value), grams), HUNDRED);
+  });
+}
+
+/**
+ * The label of a serving whose amounts are known already (a recipe's per serving, by nutrient number, in
+ * each nutrient's unit; null or absent where none is known), rounded and stated as `nutritionLabel` does.
+ */
+export function servingLabel(servingSize: ServingSize, amounts: ReadonlyMap<string, number | null>): NutritionLabel {
+  return labelOf(servingSize, (number) => {
+    const amount = amounts.get(number);
+    return amount === undefined || amount === null ? undefined : exact(amount);
+  });
+}
+
+function labelOf(servingSize: ServingSize, amountOf: (number: string) => Exact | undefined): NutritionLabel {
   return {
     servingSize,
     lines: LABEL_LINES.map((line): LabelLine => {
-      const value = line.number === null ? undefined : valuesPer100g.get(line.number);
+      const amount = line.number === null ? undefined : amountOf(line.number);
       const { key, name, number, unit } = line;
-      if (value === undefined) return { key, name, number, amount: null, unit, display: NOT_AVAILABLE, dv: null };
-      const amount = over(times(exact(value), grams), HUNDRED);
+      if (amount === undefined) return { key, name, number, amount: null, unit, display: NOT_AVAILABLE, dv: null };
       const shown = line.display(amount);
       let dv: number | null = null;
       if (line.percent !== null && line.dailyValue !== null) {

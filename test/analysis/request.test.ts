@@ -15,10 +15,11 @@ function refusal(run: () => unknown): { status: number; code: string; message: s
 
 describe("POST /v1/analyze's body", () => {
   test("lines alone: one serving, every nutrient", () => {
-    expect(parseAnalyzeBody({ lines: ["1 cup sugar"] })).toEqual({ lines: ["1 cup sugar"], servings: 1, nutrients: undefined });
+    expect(parseAnalyzeBody({ lines: ["1 cup sugar"] })).toEqual({ lines: ["1 cup sugar"], servings: 1, nutrients: undefined, label: false });
   });
   test("servings and nutrients as given (nutrients trimmed, unknown ones kept for the answer to ignore)", () => {
-    expect(parseAnalyzeBody({ lines: ["a", "b"], servings: 1000, nutrients: [" 208", "999"] })).toEqual({ lines: ["a", "b"], servings: 1000, nutrients: ["208", "999"] });
+    expect(parseAnalyzeBody({ lines: ["a", "b"], servings: 1000, nutrients: [" 208", "999"] })).toEqual({ lines: ["a", "b"], servings: 1000, nutrients: ["208", "999"], label: false });
+    expect(parseAnalyzeBody({ lines: ["a"], label: true }).label).toBe(true);
   });
   test("1 to 100 lines; each 1 to 200 code points after trimming", () => {
     expect(parseAnalyzeBody({ lines: Array(100).fill("1 egg") }).lines.length).toBe(100);
@@ -47,6 +48,8 @@ describe("POST /v1/analyze's body", () => {
     [{ lines: ["1 egg"], nutrients: "208" }, "nutrients"],
     [{ lines: ["1 egg"], nutrients: [208] }, "nutrients.0"],
     [{ lines: ["1 egg"], serving: 4 }, "serving"],
+    [{ lines: ["1 egg"], label: "yes" }, "label"],
+    [{ lines: ["1 egg"], label: null }, "label"],
   ])("%p is 400 VALIDATION_ERROR naming %p", (body, field) => {
     const error = refusal(() => parseAnalyzeBody(body));
     expect(error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });

@@ -64,9 +64,9 @@ describe("the OpenAPI document", () => {
     expect(documentedOperations(document)).toEqual(servedOperations(t.app.routes));
     // The direct routes: each answers GET and HEAD, or POST (a data route with a body), and is declared
     // once, in the route table, not on Elysia too.
-    const direct = ["/healthz", "/v1/foods", "/v1/foods/{foodNumber}", "/v1/food-groups", "/v1/nutrients"];
+    const direct = ["/healthz", "/v1/foods", "/v1/foods/{foodNumber}", "/v1/foods/suggest", "/v1/foods/{foodNumber}/label", "/v1/food-groups", "/v1/nutrients"];
     expect(servedOperations(t.app.routes.filter((route) => route.handle))).toEqual(
-      [...direct.flatMap((path) => [`GET ${path}`, `HEAD ${path}`]), "POST /v1/foods/lookup"].sort(),
+      [...direct.flatMap((path) => [`GET ${path}`, `HEAD ${path}`]), "POST /v1/foods/lookup", "POST /v1/analyze"].sort(),
     );
     for (const path of direct) expect(served(false)).not.toContain(`GET ${path}`);
     expect(documentedOperations(document).length).toBeGreaterThanOrEqual(20);

@@ -130,8 +130,9 @@ describe("a route table", () => {
   test("refuses a direct route the dispatcher could not match, and a route declared twice", () => {
     const spec = recipes[0]!;
     const table = (direct: DirectRouteSpec[], elysia: AnyElysia = new Elysia()) => () => createRouteTable({ direct, elysia });
-    expect(table([{ ...spec, path: "/v1/:kind/list" }])).toThrow(/at most one parameter, its last segment/);
     expect(table([{ ...spec, path: "/v1/:kind/:id" }])).toThrow(/at most one parameter/);
+    expect(table([{ ...spec, path: "/v1/x:kind/list" }])).toThrow(/a whole segment/);
+    expect(table([{ ...spec, path: "/v1/files/*" }])).toThrow(/at most one parameter/);
     expect(table([{ ...spec, path: "v1/recipes" }])).toThrow(/full path/);
     expect(table([spec, { ...spec, path: "/v1/recipes/" }])).toThrow("route GET /v1/recipes is declared twice");
     expect(table([spec], new Elysia().get("/v1/recipes", answer({})))).toThrow("route GET /v1/recipes is declared twice");
@@ -149,6 +150,7 @@ describe("matching a request against the table", () => {
     { ...recipes[0]!, path: "/v1/items" },
     { ...recipes[1]!, path: "/v1/items/:id" },
     { ...recipes[0]!, method: "POST", path: "/v1/items/batch" },
+    { ...recipes[1]!, path: "/v1/items/:id/label" },
   ];
   const table = createRouteTable({ direct, elysia });
   const match = (method: string, url: string) => {
@@ -164,6 +166,14 @@ describe("matching a request against the table", () => {
     expect(match("GET", "/v1/items/batch")).toMatchObject({ route: "GET /v1/items/:id", param: "batch" });
     expect(match("GET", "/v1/items/x/usage/")).toMatchObject({ route: "GET /v1/items/:id/usage", template: "/v1/items/:id/usage" });
     expect(match("HEAD", "/files/a/b.css")).toMatchObject({ route: "GET /files/*", template: "/files/*" });
+  });
+
+  test("a direct route's parameter mid-path is matched segment by segment and given to its handler", async () => {
+    expect(match("GET", "/v1/items/a%2Fb/label/")).toEqual({ route: "GET /v1/items/:id/label", template: "/v1/items/:id/label", param: "a/b", allow: "GET, HEAD, OPTIONS" });
+    expect(match("POST", "/v1/items/x/label")).toMatchObject({ route: undefined, template: "/v1/items/:id/label", param: undefined });
+    for (const url of ["/v1/items//label", "/v1/items/x/label/y", "/v1/items/label"]) expect([url, match("GET", url).template]).not.toEqual([url, "/v1/items/:id/label"]);
+    const { dispatch } = served({ direct: [{ ...recipes[1]!, path: "/v1/recipes/:recipeId/label" }] });
+    expect(await (await dispatch(new Request("http://localhost/v1/recipes/r%201/label?as=svg"))).json()).toEqual({ param: "r 1", search: "as=svg" });
   });
 
   test("without a route for the method, still names the path's template and its methods (labels, Allow)", () => {

@@ -11,19 +11,36 @@ import { JSON_CONTENT_TYPE } from "./errors";
  */
 export const DATA_CACHE_CONTROL = "private, max-age=86400";
 
+/** An answer that is not JSON (a label's SVG), or that varies by more than `Accept-Encoding`. */
+export interface Representation {
+  readonly body: EncodedAnswer | string;
+  readonly contentType: string;
+  /** The request headers besides `Accept-Encoding` that chose it (`Accept`). */
+  readonly vary?: string;
+}
+
 /**
  * `headers` is this request's own object (the guard's RateLimit headers): completed in place.
  * `conditional: false` (a POST) ignores `If-None-Match`: RFC 9110 reserves the 304 for GET and HEAD.
  */
 export function cachedJsonResponse(request: Request, answer: EncodedAnswer | string, headers: Record<string, string>, conditional = true): Response {
+  return cachedResponse(request, answer, headers, conditional, JSON_CONTENT_TYPE, "Accept-Encoding");
+}
+
+/** The same for a representation of its own kind. */
+export function cachedRepresentation(request: Request, answer: Representation, headers: Record<string, string>): Response {
+  return cachedResponse(request, answer.body, headers, true, answer.contentType, answer.vary ? `Accept-Encoding, ${answer.vary}` : "Accept-Encoding");
+}
+
+function cachedResponse(request: Request, answer: EncodedAnswer | string, headers: Record<string, string>, conditional: boolean, contentType: string, vary: string): Response {
   const encoded = typeof answer === "string" ? perRequestJson(answer, etagBase(answer)) : answer;
   const coding = negotiate(request, encoded);
   const form = encoded.open(coding);
   headers.etag = entityTag(form.etag, coding);
   headers["cache-control"] = DATA_CACHE_CONTROL;
-  headers.vary = "Accept-Encoding";
+  headers.vary = vary;
   if (conditional && ifNoneMatchHits(request.headers.get("if-none-match"), form.etag)) return new Response(null, { status: 304, headers });
-  headers["content-type"] = JSON_CONTENT_TYPE;
+  headers["content-type"] = contentType;
   if (coding !== "identity") headers["content-encoding"] = coding;
   return new Response(form.body(), { headers });
 }

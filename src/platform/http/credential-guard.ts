@@ -1,5 +1,5 @@
 import { readJsonBody } from "./body";
-import { cachedJsonResponse } from "./cached-response";
+import { cachedJsonResponse, cachedRepresentation, type Representation } from "./cached-response";
 import type { EncodedAnswer } from "./content-encoding";
 import type { DirectHandler, RequestTarget } from "./route";
 import { errorDescription } from "./error-catalog";
@@ -113,13 +113,25 @@ export function guardedJson(
   guard: CredentialGuard,
   answer: (target: RequestTarget, principal: Principal) => string | EncodedAnswer,
 ): DirectHandler {
+  return guarded(guard, (request, target, principal, headers) => cachedJsonResponse(request, answer(target, principal), headers));
+}
+
+/** The same for an answer chosen by the request (`Accept`) among representations of its own kinds (a label's SVG). */
+export function guardedRepresentation(guard: CredentialGuard, answer: (request: Request, target: RequestTarget) => Representation): DirectHandler {
+  return guarded(guard, (request, target, _principal, headers) => cachedRepresentation(request, answer(request, target), headers));
+}
+
+function guarded(
+  guard: CredentialGuard,
+  send: (request: Request, target: RequestTarget, principal: Principal, headers: Record<string, string>) => Response,
+): DirectHandler {
   const respond = (request: Request, target: RequestTarget, outcome: GuardOutcome): Response => {
     if (!outcome.ok) return outcome.response;
     try {
       // The headers object is this request's own: completed in place rather than copied.
       const headers = outcome.headers;
       headers["x-content-type-options"] = SECURITY_HEADERS["x-content-type-options"];
-      return cachedJsonResponse(request, answer(target, outcome.principal), headers);
+      return send(request, target, outcome.principal, headers);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error, outcome.headers);
       throw error;

@@ -17,6 +17,8 @@ interface ExtraResponse {
   description: string;
   schema?: Record<string, unknown>;
   example?: unknown;
+  /** Other media types it may be answered in (a label's `image/svg+xml`), beside the JSON schema. */
+  media?: Readonly<Record<string, { schema: Record<string, unknown> }>>;
 }
 
 export interface OperationNotes {

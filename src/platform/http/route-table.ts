@@ -23,8 +23,8 @@ export interface DirectRouteSpec extends OperationDocs {
   /** GET (and HEAD) unless said. */
   method?: "POST";
   /**
-   * The full path in Elysia's syntax (`/v1/foods/:foodNumber`): at most one parameter, as the last
-   * segment, which is what the dispatcher matches in one lookup.
+   * The full path in Elysia's syntax (`/v1/foods/:foodNumber`, `/v1/foods/:foodNumber/label`): at most
+   * one parameter, a whole segment, which the handler gets as `target.param`.
    */
   path: string;
   handle: DirectHandler;
@@ -76,7 +76,7 @@ const operationKey = (method: string, template: string) => `${method === "HEAD" 
 
 function directRoute(spec: DirectRouteSpec | HiddenRouteSpec): Route {
   const template = routePath(spec.path);
-  const param = lastParameter(template);
+  const param = onlyParameter(template);
   if ("hidden" in spec) return { method: "GET", template, handle: spec.handle, hidden: true, hooks: {} };
   const { method = "GET", path: _path, handle, query, body, response, ...docs } = spec;
   const detail = operation(docs);
@@ -87,14 +87,13 @@ function directRoute(spec: DirectRouteSpec | HiddenRouteSpec): Route {
   return { method, template, handle, notes: notesOf(detail), hidden: false, hooks };
 }
 
-/** The name of a direct route's parameter, refusing a template the dispatcher could not match in one lookup. */
-function lastParameter(template: string): string | undefined {
-  const match = /^(.*)\/:(\w+)$/.exec(template);
-  const prefix = match ? match[1]! : template;
-  if (!prefix.startsWith("/") || /[:*]/.test(prefix)) {
-    throw new Error(`direct route ${template}: the dispatcher matches a full path with at most one parameter, its last segment`);
+/** The name of a direct route's parameter, refusing a template whose handler could not be given one `param`. */
+function onlyParameter(template: string): string | undefined {
+  const parameters = template.split("/").filter((segment) => segment.includes(":"));
+  if (!template.startsWith("/") || template.includes("*") || parameters.length > 1 || parameters.some((p) => !/^:\w+$/.test(p))) {
+    throw new Error(`direct route ${template}: the dispatcher matches a full path with at most one parameter, a whole segment`);
   }
-  return match?.[2];
+  return parameters[0]?.slice(1);
 }
 
 type ElysiaRoute = { method: string; path: string; hooks: Record<string, unknown> & { detail?: { hide?: boolean } } };
@@ -122,8 +121,8 @@ const NO_MATCH: RouteMatch = Object.freeze({ route: undefined, template: undefin
 /**
  * The matcher: a path (already `routePath`) and a method to the route declared for them, as Elysia's router
  * picks it (a fixed segment before a parameter, a parameter one whole segment). Most templates are fixed
- * paths or end in their only parameter: one map lookup each. Anything else (a parameter mid-path) is
- * compared segment by segment.
+ * paths or end in their only parameter: one map lookup each. Anything else (a parameter mid-path, as
+ * `/v1/foods/:foodNumber/label`) is compared segment by segment, its first parameter given as `param`.
  */
 function createMatcher(routes: readonly Route[]): (method: string, path: string) => RouteMatch {
   const byTemplate = new Map<string, Route[]>();
@@ -144,7 +143,8 @@ function createMatcher(routes: readonly Route[]): (method: string, path: string)
   const exact = new Map<string, PathEntry>();
   // By the prefix before the last segment, for templates whose only parameter is that segment.
   const lastParam = new Map<string, PathEntry>();
-  const patterns: { segments: string[]; entry: PathEntry }[] = [];
+  // The others, segment by segment; `param`: the position of the template's first parameter, if any.
+  const patterns: { segments: string[]; param: number; entry: PathEntry }[] = [];
   for (const [template, declared] of byTemplate) {
     const allow = Object.freeze([...new Set(declared.flatMap(({ method }) => (method === "GET" ? ["GET", "HEAD"] : [method]))), "OPTIONS"]);
     const entry: PathEntry = {
@@ -153,7 +153,10 @@ function createMatcher(routes: readonly Route[]): (method: string, path: string)
     };
     if (!/[:*]/.test(template)) exact.set(template, entry);
     else if (/^[^:*]*\/:\w+$/.test(template)) lastParam.set(template.slice(0, template.lastIndexOf("/")), entry);
-    else patterns.push({ segments: template.split("/"), entry });
+    else {
+      const segments = template.split("/");
+      patterns.push({ segments, param: segments.findIndex((segment) => segment.startsWith(":")), entry });
+    }
   }
 
   return (method, path) => {
@@ -171,10 +174,10 @@ function createMatcher(routes: readonly Route[]): (method: string, path: string)
     }
     if (patterns.length > 0) {
       const segments = path.split("/");
-      for (const { segments: pattern, entry } of patterns) {
+      for (const { segments: pattern, param, entry } of patterns) {
         if (!matches(pattern, segments)) continue;
         const found = entry.byMethod.get(wanted);
-        if (found) return found;
+        if (found) return param === -1 ? found : { ...found, param: decodeSegment(segments[param]!) };
         other ??= entry;
       }
     }

@@ -9,7 +9,7 @@ import type { OperationNotes } from "./route-notes";
 export interface RequestTarget {
   /** The query string without its `?` ("" when there is none). */
   readonly search: string;
-  /** The last path segment, percent-decoded, for a route declared with a parameter. */
+  /** The parameter's segment, percent-decoded, for a route declared with one. */
   readonly param?: string;
 }
 
@@ -40,7 +40,7 @@ export interface RouteMatch {
   readonly route: Route | undefined;
   /** The route's template, else the template the path matches under another method; undefined: no route. */
   readonly template: string | undefined;
-  /** The percent-decoded parameter of a direct route declared with one. */
+  /** The percent-decoded parameter of a route declared with one (its first, for an Elysia route with more). */
   readonly param: string | undefined;
   /** The methods declared for `template`, `HEAD` and `OPTIONS` included, for `Allow` and preflights. */
   readonly allow: readonly string[];
