@@ -9,11 +9,11 @@ import { type Analysis, analyzeRecipe, createAnalysis, suggestFoods } from "./se
 
 /**
  * Recipe analysis and name suggestions (decisions §16), behind the credential guard. The analysis's name
- * index takes a second or two to build and ~21 MB to hold (docs/analysis.md): it is built on first use,
- * never when the app is made (every test app and every start would pay for it), and `warmUp` builds it
- * ahead of that first request once the server listens.
+ * index takes a second or two to build and ~21 MB to hold (docs/analysis.md): it is built by the first
+ * analysis or suggestion a worker answers, never when the app is made or the server starts, so that a
+ * worker that never analyses pays neither (the 150 MB per-worker budget of design §18 holds for search).
  */
-export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): { routes: DirectRouteSpec[]; warmUp: () => void } {
+export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): DirectRouteSpec[] {
   let analysis: Analysis | undefined;
   const ready = () => (analysis ??= createAnalysis(store));
 
@@ -73,7 +73,7 @@ export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): { r
       }),
     },
   ];
-  return { routes, warmUp: () => void ready() };
+  return routes;
 }
 
 /** The analysis, with the label of a serving when asked: made from every nutrient, whichever are listed. */

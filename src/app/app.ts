@@ -155,7 +155,7 @@ export async function createFoodApi(deps: AppDeps) {
 
   // The one route table (design §1): every route, direct and Elysia's. The fast path, the templates of
   // metrics, CORS, OPTIONS and limits, and the OpenAPI document are all derived from it.
-  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...analysisApi.routes, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute], elysia });
+  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute], elysia });
   perIpLimits.checkNamed(table.routes);
   const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
   const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
@@ -181,8 +181,6 @@ export async function createFoodApi(deps: AppDeps) {
     housekeeping,
     /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
     usage,
-    /** Builds what the first recipe analysis would otherwise wait for (analysis/routes.ts): `serve` calls it once listening. */
-    warmUp: analysisApi.warmUp,
   };
 }
 

@@ -99,9 +99,6 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       },
     });
     app = await built;
-    // The recipe analysis's index, built in the next turn rather than by the first analysis's request.
-    const ready = app;
-    setTimeout(() => ready.warmUp(), 0);
   } catch (error) {
     // Building the app writes to the state too (the generated trial secret).
     throw stateUnusable(config, error);
