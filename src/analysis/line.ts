@@ -44,6 +44,8 @@ export interface ParsedLine {
 const UNREADABLE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 /** Other invisible format characters (zero-width space, soft hyphen, byte order mark): dropped. */
 const INVISIBLE = /\p{Cf}/gu;
+/** "2 x 400g": a count of containers, then the size of each. */
+const TIMES_SIZE = /^(\d+)\s*[x×]\s*(\d+(?:\.\d+)?\s*[a-z]+\.?)\s+/i;
 const FORCED_FOOD = /(?:^|\s)#(\d{5})(?=\s|$)/;
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
@@ -103,6 +105,8 @@ function prepare(raw: string): PreparedLine {
     forcedFoodNumber = forced[1]!;
     text = (text.slice(0, forced.index) + text.slice(forced.index + forced[0].length)).trim();
   }
+  // "2 x 400g tins tomatoes" says what "2 (400 g) tins tomatoes" does.
+  text = text.replace(TIMES_SIZE, "$1 ($2) ");
   // The parser takes a line per line break: there is none in a line, whatever the client sent.
   return { text: numberWords(text).replace(/[\r\n]/g, " "), forcedFoodNumber, unreadable };
 }
@@ -150,6 +154,14 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
         description = description.slice(container[0].length);
       }
     }
+  }
+  // "400 g tin chopped tomatoes": a mass or volume before a container is the size of one.
+  const sized = size === null && quantity !== null && unit !== null && (isMassUnit(unit) || isVolumeUnit(unit)) ? /^([a-z]+)\.?\s+/i.exec(description) : null;
+  if (sized && CONTAINERS.has(wordKey(sized[1]!.toLowerCase())) && unit !== null && (isMassUnit(unit) || isVolumeUnit(unit))) {
+    size = { quantity: quantity!, unit };
+    quantity = 1;
+    unit = containerUnit(wordKey(sized[1]!.toLowerCase()));
+    description = description.slice(sized[0].length);
   }
   description = description.replace(/\([^()]*\)/g, " ");
 
@@ -201,15 +213,17 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   }
   // "5 garlic cloves", "1 lb salmon fillets": a portion's name after the food is the unit, not the food;
   // so is one before it that the parser left there ("1 large stalk celery").
+  // An amount in a unit nothing converts ("a handful of basil leaves") stays in that unit.
   const last = named.at(-1);
   if (named.length > 1 && last && !last.kept && PORTION_WORDS.has(last.key)) {
     named = named.slice(0, -1);
-    if (unit === null && quantity !== null) unit = last.key as Unit;
+    if (unit === null && unknownUnit === null && quantity !== null) unit = last.key as Unit;
   }
+  // "a few sprigs of thyme": without an amount, the portion word names no food either.
   const first = named[0];
-  if (named.length > 1 && first && !first.kept && PORTION_WORDS.has(first.key) && unit === null && quantity !== null) {
+  if (named.length > 1 && first && !first.kept && PORTION_WORDS.has(first.key) && unit === null && unknownUnit === null) {
     named = named.slice(1);
-    unit = first.key as Unit;
+    if (quantity !== null) unit = first.key as Unit;
   }
   const foodWords = named.map(({ key }) => key);
   for (const key of foodWords) lineWords.add(key);
@@ -271,6 +285,7 @@ function sizeOf(inside: string): ParsedLine["size"] {
 
 const containerUnit = (key: string): Unit => {
   if (key === "pkg") return "package";
+  if (key === "tin") return "can";
   return (NAMED_UNITS as readonly string[]).includes(key) ? (key as Unit) : "package";
 };
 

@@ -82,6 +82,8 @@ export const PARSER_UNITS: UnitOfMeasureDefinitions = {
   fillet: { short: "fillet", plural: "fillets", alternates: ["filet", "filets"], type: "count" },
   strip: { short: "strip", plural: "strips", alternates: [], type: "count" },
   wedge: { short: "wedge", plural: "wedges", alternates: [], type: "count" },
+  // A British tin is an American can.
+  can: { short: "can", plural: "cans", alternates: ["tin", "tins"], type: "count" },
   // Amounts no food's portions name, so that they are read as units (and answered `unit`), not as food.
   handful: { short: "handful", plural: "handfuls", alternates: [], type: "count" },
   splash: { short: "splash", plural: "splashes", alternates: [], type: "count" },
@@ -89,6 +91,10 @@ export const PARSER_UNITS: UnitOfMeasureDefinitions = {
   dollop: { short: "dollop", plural: "dollops", alternates: [], type: "count" },
   knob: { short: "knob", plural: "knobs", alternates: [], type: "count" },
   scoop: { short: "scoop", plural: "scoops", alternates: [], type: "count" },
+  sprinkle: { short: "sprinkle", plural: "sprinkles", alternates: ["sprinkling", "sprinklings"], type: "count" },
+  squeeze: { short: "squeeze", plural: "squeezes", alternates: [], type: "count" },
+  glug: { short: "glug", plural: "glugs", alternates: [], type: "count" },
+  smidgen: { short: "smidgen", plural: "smidgens", alternates: ["smidge", "smidgeon"], type: "count" },
   tablespoon: {
     short: "tbsp",
     plural: "tablespoons",
