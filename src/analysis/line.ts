@@ -1,6 +1,6 @@
 import { type Ingredient, parseIngredient } from "parse-ingredient";
 import { isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
-import { NOISE, PREPARATIONS, STATES, SYNONYMS } from "./vocabulary";
+import { ACCENTED_NAMES, NOISE, PREPARATIONS, STATES, SYNONYMS } from "./vocabulary";
 import { foldedWords, markLacking, wordKey } from "./words";
 
 /**
@@ -199,7 +199,7 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   read(foldedWords(tail));
 
   const choice = firstAlternative(head, isKnownPhrase);
-  const words = foldedWords(choice);
+  const words = foldedWords(withAccentedNames(choice));
   read(words);
   // "freshly ground black pepper": ground is how pepper is bought, not a state the name must have.
   if (words.some((w, i) => w === "ground" && words[i - 1] === "freshly")) states.splice(states.indexOf("ground"), 1);
@@ -304,6 +304,15 @@ function firstAlternative(head: string, isKnownPhrase: KnownPhrase): string {
   const after = foldedWords(first.slice(conjunction.index + conjunction[0].length)).map(wordKey);
   if (before.length > 0 && after.length > 0 && isKnownPhrase(`${before.at(-1)} and ${after[0]}`)) return first;
   return first.slice(0, conjunction.index);
+}
+
+const ACCENTED = Object.entries(ACCENTED_NAMES).map(([name, replacement]) => [new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])`, "giu"), replacement] as const);
+
+/** The names whose accent says which food they are (vocabulary.ts), before folding loses it. */
+function withAccentedNames(text: string): string {
+  let out = text.normalize("NFC");
+  for (const [pattern, replacement] of ACCENTED) out = out.replace(pattern, replacement);
+  return out;
 }
 
 const SYNONYM_PHRASES = Object.entries(SYNONYMS)

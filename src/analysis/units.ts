@@ -71,7 +71,7 @@ export const unitOfParserId = (id: string): Unit | undefined => BY_PARSER_ID[id]
  * count's portion (grams.ts), so the parser is told to leave them in the description.
  */
 export const PARSER_UNITS: UnitOfMeasureDefinitions = {
-  slice: { short: "slice", plural: "slices", alternates: ["slc"], type: "count" },
+  slice: { short: "slice", plural: "slices", alternates: ["slc", "rasher", "rashers"], type: "count" },
   pat: { short: "pat", plural: "pats", alternates: [], type: "count" },
   leaf: { short: "leaf", plural: "leaves", alternates: [], type: "count" },
   stalk: { short: "stalk", plural: "stalks", alternates: ["rib", "ribs"], type: "count" },
@@ -95,6 +95,9 @@ export const PARSER_UNITS: UnitOfMeasureDefinitions = {
   squeeze: { short: "squeeze", plural: "squeezes", alternates: [], type: "count" },
   glug: { short: "glug", plural: "glugs", alternates: [], type: "count" },
   smidgen: { short: "smidgen", plural: "smidgens", alternates: ["smidge", "smidgeon"], type: "count" },
+  // British spellings of the metric units.
+  liter: { short: "l", plural: "liters", alternates: ["l.", "litre", "litres"], type: "volume", conversionFactor: 1e3 },
+  milliliter: { short: "ml", plural: "milliliters", alternates: ["mL", "ml.", "mL.", "millilitre", "millilitres"], type: "volume", conversionFactor: 1 },
   tablespoon: {
     short: "tbsp",
     plural: "tablespoons",

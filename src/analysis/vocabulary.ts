@@ -91,6 +91,7 @@ export const SOFT_WORDS: ReadonlySet<string> = new Set([
   "flat", "curly", "seedless", "heavy", "firm", "soft", "smooth", "creamy", "chunky", "crunchy", "toasted", "roasted", "unbleached",
   "bleached", "enriched", "fat-free", "nonfat", "lowfat", "2", "1", "percent", "vine", "heirloom", "roma", "plum", "cherry", "grape",
   "hass", "florida", "california", "idaho", "russet", "vidalia", "spring", "summer", "winter", "new", "dijon", "kernel", "stone", "hot", "crumb", "jack",
+  "smoked",
 ]);
 
 /**
@@ -173,4 +174,61 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   mint: "spearmint",
   "monterey jack": "monterey",
   "whipped cream": "cream whipped topping pressurized",
+  // British and international kitchens' names (decisions §16's "plain flour", "beef mince", "courgette").
+  "self raising": "self rising",
+  wholemeal: "whole wheat",
+  "wholemeal flour": "wheat flour whole grain",
+  "demerara sugar": "sugar brown",
+  "muscovado sugar": "sugar brown",
+  "beef mince": "ground beef",
+  "minced beef": "ground beef",
+  "pork mince": "pork ground",
+  "minced pork": "pork ground",
+  "lamb mince": "lamb ground",
+  "minced lamb": "lamb ground",
+  "turkey mince": "turkey ground",
+  "minced turkey": "turkey ground",
+  "chicken mince": "chicken ground",
+  "minced chicken": "chicken ground",
+  // Coriander is the leaf when it is fresh, chopped or by the leaf; by the spoon or ground, the seed.
+  "fresh coriander": "cilantro",
+  "chopped coriander": "cilantro",
+  "coriander sprig": "cilantro",
+  rocket: "arugula",
+  "king prawn": "shrimp",
+  "tiger prawn": "shrimp",
+  ghee: "butter oil anhydrous",
+  "clarified butter": "butter oil anhydrous",
+  capsicum: "pepper sweet",
+  yoghurt: "yogurt",
+  "natural yogurt": "plain yogurt",
+  "natural yoghurt": "plain yogurt",
+  "skimmed milk": "skim milk",
+  "semi skimmed milk": "reduced fat milk",
+  "full fat milk": "whole milk",
+  "chili flake": "pepper red cayenne",
+  sultana: "raisin golden",
+  sweetcorn: "corn",
+  "rapeseed oil": "canola oil",
+  groundnut: "peanut",
+  swede: "rutabaga",
+  beetroot: "beet",
+  mangetout: "pea edible podded",
+  "snow pea": "pea edible podded",
+  "sugar snap pea": "pea edible podded",
+  "broad bean": "broadbean",
+  "chestnut mushroom": "crimini mushroom",
+  cremini: "crimini",
+  treacle: "molasses",
+  "streaky bacon": "bacon",
+  "vegetable stock": "vegetable broth",
+};
+
+/**
+ * Names whose accent tells one kitchen's food from another's, matched in a line's own spelling before it is
+ * folded: the British "tomato purée" is the concentrate SR28 calls paste; the American "tomato puree" is
+ * SR28's thinner puree.
+ */
+export const ACCENTED_NAMES: Readonly<Record<string, string>> = {
+  "tomato purée": "tomato paste",
 };

@@ -54,6 +54,92 @@ describe("raw and plain forms first", () => {
   });
 });
 
+describe("British and international names are SR28's foods", () => {
+  test.each([
+    ["250 g plain flour", "20081"],
+    ["1 tbsp plain flour", "20081"],
+    ["200 g self-raising flour", "20082"],
+    ["250 g wholemeal flour", "20080"],
+    ["100 g caster sugar", "19335"],
+    ["50 g icing sugar", "19336"],
+    ["100 g demerara sugar", "19334"],
+    ["100 g light muscovado sugar", "19334"],
+    ["300 ml double cream", "01053"],
+    ["150 ml single cream", "01050"],
+    ["500 g beef mince", "23572"],
+    ["500 g minced beef", "23572"],
+    ["4 spring onions, sliced", "11291"],
+    ["3 scallions, sliced", "11291"],
+    ["1 courgette, diced", "11477"],
+    ["1 aubergine, cubed", "11209"],
+    ["2 tbsp chopped coriander", "11165"],
+    ["1 tsp ground coriander", "02013"],
+    ["1 tsp coriander seeds", "02013"],
+    ["100 g rocket", "11959"],
+    ["200 g raw prawns", "15270"],
+    ["1 tsp bicarbonate of soda", "18372"],
+    ["2 tbsp golden syrup", "19362"],
+    ["2 tbsp ghee", "01003"],
+    ["2 tbsp clarified butter", "01003"],
+    ["2 tbsp tomato purée", "11546"],
+    ["1 tin chickpeas", "16058"],
+    ["1 cup garbanzo beans", "16056"],
+    ["1 red bell pepper", "11821"],
+    ["1 red capsicum, sliced", "11821"],
+    ["1 green capsicum", "11333"],
+    ["150 g natural yoghurt", "01116"],
+    ["300 ml semi-skimmed milk", "01079"],
+    ["300 ml skimmed milk", "01085"],
+    ["1 red chilli, finely chopped", "11819"],
+    ["1 tsp chilli flakes", "02031"],
+    ["100 g sultanas", "09297"],
+    ["200 g sweetcorn", "11167"],
+    ["2 tbsp rapeseed oil", "04582"],
+    ["2 tbsp groundnut oil", "04042"],
+    ["1 swede", "11435"],
+    ["2 beetroot", "11080"],
+    ["100 g mangetout", "11300"],
+    ["200 g broad beans", "11088"],
+    ["250 g chestnut mushrooms", "11266"],
+    ["1 tbsp black treacle", "19304"],
+    ["4 rashers streaky bacon", "10123"],
+    ["500 ml vegetable stock", "06700"],
+    ["1 litre vegetable stock", "06700"],
+  ])("%p", async (line, foodNumber) => {
+    expect(await food(line)).toMatchObject({ status: "matched", foodNumber });
+  });
+  test("in a unit SR28 cannot weigh them in, still the food: fresh coriander by the bunch, rocket by the handful, king prawns by the piece", async () => {
+    expect(await food("a small bunch of fresh coriander")).toMatchObject({ reason: "unit", foodNumber: "11165" });
+    expect(await food("2 handfuls of rocket leaves")).toMatchObject({ reason: "unit", foodNumber: "11959" });
+    expect(await food("12 king prawns")).toMatchObject({ foodNumber: "15270" });
+    expect(await food("1 tin sweetcorn")).toMatchObject({ status: "matched", foodNumber: "11172" });
+  });
+  test("US tomato puree stays puree; bare coriander by the spoon stays the spice", async () => {
+    expect((await food("1 cup tomato puree")).name).toContain("puree");
+    expect(await food("1 tsp coriander")).toMatchObject({ foodNumber: "02013" });
+  });
+});
+
+describe("ground spices SR28 names by their seed or without 'ground'", () => {
+  test.each([
+    ["1 tsp ground cumin", "02014"],
+    ["1 tsp cumin seeds", "02014"],
+    ["1 tsp ground coriander", "02013"],
+    ["1 tsp ground cardamom", "02006"],
+    ["1 tsp ground fennel", "02018"],
+    ["1 tsp ground fenugreek", "02019"],
+    ["1 tsp ground mustard", "02024"],
+    ["1 tsp smoked paprika", "02028"],
+    ["1 tsp sweet paprika", "02028"],
+    ["1 tsp ground caraway", "02005"],
+    ["1 tsp ground celery seed", "02007"],
+    ["1 tsp ground anise", "02002"],
+    ["1/2 tsp ground white pepper", "02032"],
+  ])("%p", async (line, foodNumber) => {
+    expect(await food(line)).toMatchObject({ status: "matched", foodNumber });
+  });
+});
+
 describe("words are matched singular and plural alike, ignoring case and diacritics", () => {
   test("tomatoes and tomato, TOMATOES", async () => {
     const one = await food("1 tomato");

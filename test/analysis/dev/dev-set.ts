@@ -58,4 +58,22 @@ export const DEV_SET: readonly DevLine[] = [
   { line: "2 cups fresh spinach leaves", foods: ["11457"], grams: 60 },
   { line: "1 cup blueberries", foods: ["09050"], grams: 148 },
   { line: "salt and pepper to taste", foods: ["02047"], grams: 0 },
+  // A British sponge, a mince and a curry: the kitchen words of UK and international recipes.
+  { line: "225g self-raising flour", foods: ["20082"], grams: 225 },
+  { line: "225g caster sugar", foods: ["19335"], grams: 225 },
+  { line: "100g icing sugar, sifted", foods: ["19336"], grams: 100 },
+  { line: "150ml double cream", foods: ["01053"], grams: 150.89 }, // cup, fluid 238
+  { line: "a knob of butter", foods: ["01001", "01145"], grams: 0 },
+  { line: "500g beef mince", foods: ["23572", "23472", "23562", "23567", "23557"], grams: 500 },
+  { line: "1 tbsp tomato purée", foods: ["11546"], grams: 16 },
+  { line: "4 spring onions, finely sliced", foods: ["11291"], grams: 60 }, // medium 15
+  { line: "1 courgette, grated", foods: ["11477"], grams: 196 }, // medium
+  { line: "1 red capsicum, diced", foods: ["11821"], grams: 119 }, // medium
+  { line: "2 tbsp ghee", foods: ["01003"], grams: 25.6 }, // tbsp 12.8
+  { line: "2 tsp ground coriander", foods: ["02013"], grams: 3.6 }, // tsp 1.8
+  { line: "1 tsp smoked paprika", foods: ["02028"], grams: 2.3 },
+  { line: "200g cooked peeled prawns", foods: ["15271", "15270"], grams: 200 },
+  { line: "a handful of fresh coriander, chopped", foods: ["11165"], grams: 0 },
+  { line: "100g rocket", foods: ["11959"], grams: 100 },
+  { line: "1 tsp bicarbonate of soda", foods: ["18372"], grams: 4.6 },
 ];
