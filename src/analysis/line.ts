@@ -1,6 +1,6 @@
 import { type Ingredient, parseIngredient } from "parse-ingredient";
 import { isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
-import { ACCENTED_NAMES, NOISE, PREPARATIONS, STATES, SYNONYMS } from "./vocabulary";
+import { ACCENTED_NAMES, NOISE, PREPARATIONS, SOFT_WORDS, STATES, SYNONYMS } from "./vocabulary";
 import { foldedWords, markLacking, wordKey } from "./words";
 
 /**
@@ -215,7 +215,8 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   // so is one before it that the parser left there ("1 large stalk celery").
   // An amount in a unit nothing converts ("a handful of basil leaves") stays in that unit.
   const last = named.at(-1);
-  if (named.length > 1 && last && !last.kept && PORTION_WORDS.has(last.key)) {
+  // Not when the rest only narrows ("2 whole cloves" are cloves).
+  if (named.length > 1 && last && !last.kept && PORTION_WORDS.has(last.key) && named.slice(0, -1).some(({ key }) => !SOFT_WORDS.has(key))) {
     named = named.slice(0, -1);
     if (unit === null && unknownUnit === null && quantity !== null) unit = last.key as Unit;
   }

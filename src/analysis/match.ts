@@ -1,7 +1,7 @@
 import type { FoodIndex, IndexedFood } from "./food-index";
 import { DEFAULT_FOODS } from "./default-foods";
 import { BABY_FOOD_PENALTY } from "./name-traits";
-import { SOFT_WORDS, SPICES_GROUP, STATES } from "./vocabulary";
+import { POWDER_OF_SPICE, SOFT_WORDS, SPICES_GROUP, STATES } from "./vocabulary";
 
 /**
  * Which SR28 food a line's words name (decisions §16). Every word of the line that names the food must be
@@ -33,6 +33,15 @@ export interface RankedFood {
 
 /** The best foods for the query, best first (at most `limit`); empty when no food qualifies. */
 export function rankFoods(index: FoodIndex, query: FoodQuery, limit: number): RankedFood[] {
+  const ranked = rankAsSaid(index, query, limit);
+  if (ranked.length > 0 || !query.foodWords.includes(POWDER_OF_SPICE)) return ranked;
+  // "cumin powder" is what SR28 names "Spices, cumin seed" (its portions "tsp, ground"): where no name
+  // has the word, it says ground.
+  const foodWords = query.foodWords.filter((word) => word !== POWDER_OF_SPICE);
+  return foodWords.length === 0 ? [] : rankAsSaid(index, { ...query, foodWords, lineWords: new Set([...query.lineWords, "ground"]), states: [...new Set([...query.states, "ground"])] }, limit);
+}
+
+function rankAsSaid(index: FoodIndex, query: FoodQuery, limit: number): RankedFood[] {
   const resolved = resolveWords(index, query.foodWords);
   if (resolved === undefined) return [];
   const { hard, soft, corrected } = resolved;
@@ -123,6 +132,8 @@ function resolveWords(index: FoodIndex, words: readonly string[]): { hard: strin
 
 function hasState(food: IndexedFood, state: string): boolean {
   if (state === "ground" && food.groupCode === SPICES_GROUP) return true;
+  // The spices group's foods are dried unless their name says fresh ("Spices, pepper, red or cayenne").
+  if (state === "dried" && food.groupCode === SPICES_GROUP && !food.traits.words.includes("fresh")) return true;
   return (STATES[state] ?? [state]).some((word) => food.traits.words.includes(word));
 }
 

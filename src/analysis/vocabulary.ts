@@ -57,6 +57,11 @@ export const STATES: Readonly<Record<string, readonly string[]>> = {
   ground: ["ground"],
 };
 export const SPICES_GROUP = "0200";
+/**
+ * The word Indian and British recipes give a ground spice ("cumin powder", "mustard powder"): where no
+ * SR28 name has it with the line's other words, it means the state "ground" (match.ts).
+ */
+export const POWDER_OF_SPICE = "powder";
 
 /**
  * Words of a line that are not the food's name: how it is prepared, measured or served, and filler. They are
@@ -222,6 +227,9 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   treacle: "molasses",
   "streaky bacon": "bacon",
   "vegetable stock": "vegetable broth",
+  "dry mustard": "mustard seed ground",
+  "milk powder": "milk dry",
+  "powdered milk": "milk dry",
 };
 
 /**

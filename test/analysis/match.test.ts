@@ -135,8 +135,25 @@ describe("ground spices SR28 names by their seed or without 'ground'", () => {
     ["1 tsp ground celery seed", "02007"],
     ["1 tsp ground anise", "02002"],
     ["1/2 tsp ground white pepper", "02032"],
+    ["2 tsp cumin powder", "02014"],
+    ["1 tsp turmeric powder", "02043"],
+    ["1 tsp coriander powder", "02013"],
+    ["1 tsp ginger powder", "02021"],
+    ["1 tsp mustard powder", "02024"],
+    ["1 tsp fennel powder", "02018"],
+    ["1 tsp dry mustard", "02024"],
+    ["1 tsp dried chilli flakes", "02031"],
   ])("%p", async (line, foodNumber) => {
     expect(await food(line)).toMatchObject({ status: "matched", foodNumber });
+  });
+  test("powders SR28 names as such stay those foods", async () => {
+    for (const [line, foodNumber] of [["1 tsp garlic powder", "02020"], ["1 tsp onion powder", "02026"], ["1 tbsp curry powder", "02015"], ["1 tsp chili powder", "02009"], ["2 tsp baking powder", "18369"]]) {
+      expect([line, (await food(line!)).foodNumber]).toEqual([line, foodNumber]);
+    }
+    expect((await food("1/4 cup milk powder")).name).toStartWith("Milk, dry");
+  });
+  test("whole cloves are cloves, not a clove of something whole", async () => {
+    expect(await food("2 whole cloves")).toMatchObject({ foodNumber: "02011" });
   });
 });
 
