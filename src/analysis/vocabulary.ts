@@ -114,7 +114,7 @@ export const PLAIN_NAME_WORDS: ReadonlySet<string> = new Set([
 /** Words SR28 heads a name with to say what kind of food follows ("Spices, cumin seed", "Fish, salmon, Atlantic"). */
 export const CATEGORY_WORDS: ReadonlySet<string> = new Set([
   "spice", "nut", "seed", "fish", "crustacean", "mollusk", "leavening", "agent", "alcoholic", "beverage", "cereal", "game", "meat",
-  "vegetable", "fruit", "syrup", "grain", "soup", "sauce", "pepper",
+  "vegetable", "fruit", "syrup", "grain", "soup", "sauce", "pepper", "cheese",
 ]);
 
 /**

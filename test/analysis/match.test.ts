@@ -233,6 +233,12 @@ describe("GET /v1/foods/suggest's names, as a person types", () => {
     expect((await suggest("chedar"))[0]).toEqual({ foodNumber: "01009", name: "Cheese, cheddar" });
     expect((await suggest("brocoli"))[0]).toEqual({ foodNumber: "11090", name: "Broccoli, raw" });
   });
+  test("a typo's suggestions rank names whose words are nearer what was typed first: no caesar dressing among the cheddars", async () => {
+    const names = (await suggest("chedar", 5)).map((i) => i.name);
+    expect(names.every((name) => name.toLowerCase().includes("cheddar"))).toBe(true);
+    expect((await suggest("spinich", 3)).map((i) => i.name).filter((name) => name.toLowerCase().includes("spanish"))).toEqual([]);
+    expect((await suggest("mozarella"))[0]!.name).toStartWith("Cheese, mozzarella");
+  });
   test("the word being typed is a prefix: 'brocc', 'chedd'", async () => {
     expect((await suggest("brocc"))[0]!.name).toBe("Broccoli, raw");
     expect((await suggest("chedd"))[0]!.name).toBe("Cheese, cheddar");
