@@ -63,11 +63,11 @@ const PARSER_OPTIONS = {
 } as const;
 
 /** Containers a parenthesised size may stand before: "1 (14.5 oz) can", "2 (8 ounce) packages". */
-const CONTAINERS = new Set(["can", "package", "jar", "bottle", "packet", "envelope", "container", "box", "bag", "carton", "pouch", "tub", "tin", "pkg", "block", "stick", "tube"]);
+const CONTAINERS = new Set(["can", "package", "jar", "bottle", "packet", "sachet", "envelope", "container", "box", "bag", "carton", "pouch", "tub", "tin", "pkg", "block", "stick", "tube"]);
 const SIZES = ["extra large", "jumbo", "large", "medium", "small"] as const;
 const SIZE_ABBREVIATIONS: Readonly<Record<string, (typeof SIZES)[number]>> = { lg: "large", med: "medium", md: "medium", sm: "small" };
 /** Portion names a line may put after the food, or between a size and the food ("5 garlic cloves", "1 large stalk celery"). */
-const PORTION_WORDS: ReadonlySet<string> = new Set(["clove", "stalk", "sprig", "leaf", "slice", "head", "ear", "bunch", "fillet", "stick"]);
+const PORTION_WORDS: ReadonlySet<string> = new Set(["clove", "stalk", "sprig", "leaf", "slice", "head", "ear", "bunch", "fillet", "stick", "drop", "pinch", "dash"]);
 /** Conjunctions between two foods: "salt and pepper" is salt, "butter or margarine" butter. */
 const ALTERNATIVE = /\s+(?:or|and\/or|\/)\s+/;
 const CONJUNCTION = /\s+(?:and|&)\s+/;
@@ -205,7 +205,10 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   if (words.some((w, i) => w === "ground" && words[i - 1] === "freshly")) states.splice(states.indexOf("ground"), 1);
 
   // Synonyms first: their words name the food even where they would be noise ("half and half").
-  let named = applySynonyms(markLacking(words.map(wordKey))).filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
+  const synonymised = applySynonyms(markLacking(words.map(wordKey)));
+  // A state word a synonym took in is part of a name, no state ("ground almonds" are almonds).
+  for (const state of synonymised.consumed) if (states.includes(state)) states.splice(states.indexOf(state), 1);
+  let named = synonymised.words.filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
   // Leading numbers or unit words left by a quantity the parser refused ("1/0 cup flour", "1e309 g") name no food;
   // a percentage names one ("2% milk").
   if (!/^\s*\d+(?:\.\d+)?\s*%/.test(choice)) {
@@ -287,6 +290,7 @@ function sizeOf(inside: string): ParsedLine["size"] {
 const containerUnit = (key: string): Unit => {
   if (key === "pkg") return "package";
   if (key === "tin") return "can";
+  if (key === "sachet") return "packet";
   return (NAMED_UNITS as readonly string[]).includes(key) ? (key as Unit) : "package";
 };
 
@@ -324,14 +328,16 @@ const SYNONYM_PHRASES = Object.entries(SYNONYMS)
  * The cook's names SR28 spells otherwise, replaced by SR28's words, longest phrase first; the words a
  * synonym gives are `kept`, whatever noise they would be alone.
  */
-function applySynonyms(words: readonly string[]): { key: string; kept: boolean }[] {
+function applySynonyms(words: readonly string[]): { words: { key: string; kept: boolean }[]; consumed: Set<string> } {
   const out: { key: string; kept: boolean }[] = [];
+  const consumed = new Set<string>();
   for (let i = 0; i < words.length; ) {
     const hit = SYNONYM_PHRASES.find(([phrase]) => phrase.every((w, j) => words[i + j] === w));
     if (hit) {
       out.push(...hit[1].map((key) => ({ key, kept: true })));
+      for (const word of hit[0]) if (!hit[1].includes(word)) consumed.add(word);
       i += hit[0].length;
     } else out.push({ key: words[i++]!, kept: false });
   }
-  return out;
+  return { words: out, consumed };
 }

@@ -47,12 +47,15 @@ function rankAsSaid(index: FoodIndex, query: FoodQuery, limit: number): RankedFo
   const { hard, soft, corrected } = resolved;
   // A can says canned as the word would.
   const lineWords = new Set([...query.lineWords, ...hard, ...soft, ...(query.canned ? ["canned"] : [])]);
-  const preferred = defaultFood(index, query);
+  const candidates = intersect(hard.map((word) => index.postings.get(word)!));
+  // A soft word no candidate has narrows nothing: "new potatoes" are the potatoes a cook means by "potatoes".
+  const idle = new Set(soft.filter((word) => !candidates.some((position) => index.foods[position]!.traits.words.includes(word))));
+  const preferred = defaultFood(index, query) ?? (idle.size > 0 ? defaultFood(index, { ...query, foodWords: query.foodWords.filter((word) => !idle.has(word)) }) : undefined);
   // The best `limit + 1` (one more, to know how close the runner-up is), kept in order as the candidates
   // are scored: a word as common as "salt" has thousands, and sorting them all would be wasted.
   const keep = limit + 1;
   const best: Scored[] = [];
-  for (const position of intersect(hard.map((word) => index.postings.get(word)!))) {
+  for (const position of candidates) {
     const food = index.foods[position]!;
     if (position === preferred || !query.states.every((state) => hasState(food, state))) continue;
     const { score, quality } = scoreFood(food, soft, lineWords, query.canned);

@@ -229,6 +229,18 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   "vegetable stock": "vegetable broth",
   "dry mustard": "mustard seed ground",
   "milk powder": "milk dry",
+  "salt flake": "salt",
+  "vanilla essence": "vanilla extract",
+  // Almonds ground to a meal: SR28 weighs them as the nuts.
+  "ground almond": "almond",
+  "free range": "",
+  "fast action": "",
+  "easy bake": "",
+  "easy blend": "",
+  "porridge oat": "oat",
+  // Varieties of long-grain white rice, SR28's "rice" (default-foods.ts).
+  basmati: "",
+  jasmine: "",
   "powdered milk": "milk dry",
 };
 

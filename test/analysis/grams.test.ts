@@ -150,6 +150,9 @@ describe("the parenthesised size sets the grams", () => {
     expect(await grams("400g tin chopped tomatoes")).toMatchObject({ status: "matched", food: "11531", grams: 400 });
     expect(await grams("2 x 400g tins chopped tomatoes")).toMatchObject({ status: "matched", food: "11531", grams: 800 });
   });
+  test("a 7 g sachet of fast-action dried yeast is 7 g of yeast", async () => {
+    expect(await grams("7g sachet fast-action dried yeast")).toMatchObject({ status: "matched", food: "18375", grams: 7 });
+  });
   test("an 8 ounce package of cream cheese", async () => {
     expect(await grams("1 (8 ounce) package cream cheese, softened")).toMatchObject({ food: "01017", grams: 226.8 });
   });

@@ -105,6 +105,14 @@ describe("British and international names are SR28's foods", () => {
     ["4 rashers streaky bacon", "10123"],
     ["500 ml vegetable stock", "06700"],
     ["1 litre vegetable stock", "06700"],
+    ["1 tsp sea salt flakes", "02047"],
+    ["1 tsp vanilla essence", "02050"],
+    ["100 g ground almonds", "12061"],
+    ["2 medium free-range eggs", "01123"],
+    ["500 g new potatoes", "11352"],
+    ["75 g porridge oats", "20038"],
+    ["200 g basmati rice", "20044"],
+    ["200 g jasmine rice", "20044"],
   ])("%p", async (line, foodNumber) => {
     expect(await food(line)).toMatchObject({ status: "matched", foodNumber });
   });
@@ -113,6 +121,11 @@ describe("British and international names are SR28's foods", () => {
     expect(await food("2 handfuls of rocket leaves")).toMatchObject({ reason: "unit", foodNumber: "11959" });
     expect(await food("12 king prawns")).toMatchObject({ foodNumber: "15270" });
     expect(await food("1 tin sweetcorn")).toMatchObject({ status: "matched", foodNumber: "11172" });
+    expect(await food("a few drops of vanilla extract")).toMatchObject({ reason: "quantity", foodNumber: "02050" });
+  });
+  test("a word that narrows no food of the name is no reason to leave the bare name's food: new potatoes are potatoes, brown rice stays brown", async () => {
+    expect((await food("1 cup brown rice")).name).toStartWith("Rice, brown");
+    expect((await food("1 cup wild rice")).name).toStartWith("Wild rice");
   });
   test("US tomato puree stays puree; bare coriander by the spoon stays the spice", async () => {
     expect((await food("1 cup tomato puree")).name).toContain("puree");
