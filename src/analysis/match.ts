@@ -1,7 +1,7 @@
 import type { FoodIndex, IndexedFood } from "./food-index";
 import { DEFAULT_FOODS } from "./default-foods";
 import { BABY_FOOD_PENALTY } from "./name-traits";
-import { POWDER_OF_SPICE, SOFT_WORDS, SPICES_GROUP, STATES } from "./vocabulary";
+import { LEGUMES_GROUP, POWDER_OF_SPICE, SOFT_WORDS, SPICES_GROUP, STATES } from "./vocabulary";
 
 /**
  * Which SR28 food a line's words name (decisions §16). Every word of the line that names the food must be
@@ -137,6 +137,8 @@ function hasState(food: IndexedFood, state: string): boolean {
   if (state === "ground" && food.groupCode === SPICES_GROUP) return true;
   // The spices group's foods are dried unless their name says fresh ("Spices, pepper, red or cayenne").
   if (state === "dried" && food.groupCode === SPICES_GROUP && !food.traits.words.includes("fresh")) return true;
+  // Pulses are sold dried: SR28 names them "mature seeds, raw" ("Lentils, pink or red, raw").
+  if (state === "dried" && food.groupCode === LEGUMES_GROUP && food.traits.words.includes("raw")) return true;
   return (STATES[state] ?? [state]).some((word) => food.traits.words.includes(word));
 }
 

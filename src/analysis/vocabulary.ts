@@ -57,6 +57,8 @@ export const STATES: Readonly<Record<string, readonly string[]>> = {
   ground: ["ground"],
 };
 export const SPICES_GROUP = "0200";
+/** SR28's legumes, whose raw mature seeds are the dried pulses a cook buys ("dried red lentils"). */
+export const LEGUMES_GROUP = "1600";
 /**
  * The word Indian and British recipes give a ground spice ("cumin powder", "mustard powder"): where no
  * SR28 name has it with the line's other words, it means the state "ground" (match.ts).
@@ -241,6 +243,13 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   // Varieties of long-grain white rice, SR28's "rice" (default-foods.ts).
   basmati: "",
   jasmine: "",
+  arborio: "medium grain",
+  beansprout: "mung bean sprouted",
+  "bean sprout": "mung bean sprouted",
+  passata: "tomato puree",
+  "pomegranate seed": "pomegranate",
+  "pomegranate aril": "pomegranate",
+  "neutral oil": "vegetable oil",
   "powdered milk": "milk dry",
 };
 

@@ -113,6 +113,12 @@ describe("British and international names are SR28's foods", () => {
     ["75 g porridge oats", "20038"],
     ["200 g basmati rice", "20044"],
     ["200 g jasmine rice", "20044"],
+    ["300 g arborio rice", "20050"],
+    ["100 g beansprouts", "11043"],
+    ["1 cup bean sprouts", "11043"],
+    ["400 g passata", "11547"],
+    ["2 tbsp pomegranate seeds", "09286"],
+    ["1 tbsp neutral oil", "04044"],
   ])("%p", async (line, foodNumber) => {
     expect(await food(line)).toMatchObject({ status: "matched", foodNumber });
   });
@@ -126,6 +132,11 @@ describe("British and international names are SR28's foods", () => {
   test("a word that narrows no food of the name is no reason to leave the bare name's food: new potatoes are potatoes, brown rice stays brown", async () => {
     expect((await food("1 cup brown rice")).name).toStartWith("Rice, brown");
     expect((await food("1 cup wild rice")).name).toStartWith("Wild rice");
+  });
+  test("dried pulses are SR28's raw mature seeds", async () => {
+    expect(await food("200 g dried red lentils")).toMatchObject({ status: "matched", foodNumber: "16144" });
+    expect(await food("1 cup dried black beans")).toMatchObject({ status: "matched", foodNumber: "16014" });
+    expect(await food("250 g dried chickpeas")).toMatchObject({ status: "matched", foodNumber: "16056" });
   });
   test("US tomato puree stays puree; bare coriander by the spoon stays the spice", async () => {
     expect((await food("1 cup tomato puree")).name).toContain("puree");
