@@ -1,5 +1,5 @@
 import { type Ingredient, parseIngredient } from "parse-ingredient";
-import { isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
+import { IMPRECISE_UNITS, isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
 import { ACCENTED_NAMES, NOISE, PREPARATIONS, SOFT_WORDS, STATES, SYNONYMS } from "./vocabulary";
 import { foldedWords, markLacking, wordKey } from "./words";
 
@@ -44,6 +44,9 @@ export interface ParsedLine {
 const UNREADABLE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 /** Other invisible format characters (zero-width space, soft hyphen, byte order mark): dropped. */
 const INVISIBLE = /\p{Cf}/gu;
+const IMPRECISE_WORDS = Object.entries(IMPRECISE_UNITS).flatMap(([unit, others]) => [unit, ...others]).join("|");
+const SIZED_IMPRECISE = new RegExp(`\\b(?:large|small|big|good|little|medium|generous|heaped|heaping)\\s+(?=(?:${IMPRECISE_WORDS})\\b)`, "i");
+const BARE_IMPRECISE = new RegExp(`^(${IMPRECISE_WORDS})\\b`, "i");
 /** "2 x 400g": a count of containers, then the size of each. */
 const TIMES_SIZE = /^(\d+)\s*[x×]\s*(\d+(?:\.\d+)?\s*[a-z]+\.?)\s+/i;
 const FORCED_FOOD = /(?:^|\s)#(\d{5})(?=\s|$)/;
@@ -105,6 +108,9 @@ function prepare(raw: string): PreparedLine {
     forcedFoodNumber = forced[1]!;
     text = (text.slice(0, forced.index) + text.slice(forced.index + forced[0].length)).trim();
   }
+  // "a large handful of spinach", "a good glug of oil": how big an imprecise amount is hides its unit from
+  // the parser, and says nothing that converts; "handful of basil" is one.
+  text = text.replace(SIZED_IMPRECISE, "").replace(BARE_IMPRECISE, "1 $1");
   // "2 x 400g tins tomatoes" says what "2 (400 g) tins tomatoes" does.
   text = text.replace(TIMES_SIZE, "$1 ($2) ");
   // The parser takes a line per line break: there is none in a line, whatever the client sent.

@@ -80,7 +80,7 @@ export const NOISE: ReadonlySet<string> = new Set([
   "taste", "needed", "desired", "plus", "more", "extra", "about", "approximately", "heaping", "level", "scant", "generous", "good",
   "quality", "homemade", "store", "bought", "organic", "natural", "pure", "prepared", "sprinkling", "dusting", "loosely", "firmly",
   "tightly", "removed", "discarded", "reserved", "if", "or", "to", "for", "of", "the", "a", "an", "and", "at", "in", "on", "with", "your",
-  "such", "as", "like", "any", "some", "few", "each", "other", "additional", "total", "about", "roughly", "very", "small", "medium",
+  "such", "as", "like", "any", "some", "few", "little", "each", "other", "additional", "total", "about", "roughly", "very", "small", "medium",
   "large", "jumbo", "big", "thawed", "defrosted", "undrained", "boneless", "skinless", "skin", "bone", "patted", "dry", "kosher",
   "coarse", "fine", "flat", "flaky", "firm", "ripe", "overripe", "cooled", "boiling", "uncooked", "raw", "ice", "cube",
 ]);

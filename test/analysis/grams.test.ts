@@ -102,6 +102,13 @@ describe("imprecise measures are amounts in a unit nothing converts: unmatched, 
     ["a squeeze of honey", "19296"],
     ["a smidgen of cayenne pepper", "02031"],
     ["a dollop of sour cream", "01056"],
+    ["1 large handful spinach", "11457"],
+    ["2 large handfuls of spinach", "11457"],
+    ["a big handful of rocket", "11959"],
+    ["a small knob of butter", "01001"],
+    ["a good glug of olive oil", "04053"],
+    ["small handful fresh mint leaves", "02065"],
+    ["handful of basil", "02044"],
   ])("%p counts no grams through another portion", async (line, food) => {
     expect(await grams(line)).toMatchObject({ status: "unmatched", reason: "unit", food, grams: 0 });
   });
@@ -109,6 +116,7 @@ describe("imprecise measures are amounts in a unit nothing converts: unmatched, 
     expect(await grams("a few sprigs of thyme")).toMatchObject({ status: "unmatched", reason: "quantity", grams: 0 });
     expect((await analyzeLine("a few sprigs of thyme")).food?.name).toStartWith("Thyme");
     expect(await grams("a few basil leaves")).toMatchObject({ status: "unmatched", reason: "quantity", food: "02044", grams: 0 });
+    expect(await grams("a little olive oil")).toMatchObject({ status: "unmatched", reason: "quantity", food: "04053", grams: 0 });
   });
 });
 
