@@ -76,4 +76,17 @@ export const DEV_SET: readonly DevLine[] = [
   { line: "a handful of fresh coriander, chopped", foods: ["11165"], grams: 0 },
   { line: "100g rocket", foods: ["11959"], grams: 100 },
   { line: "1 tsp bicarbonate of soda", foods: ["18372"], grams: 4.6 },
+  // A dal and a risotto, as Indian and Italian home cooks write them in English.
+  { line: "250g dried red lentils", foods: ["16144"], grams: 250 },
+  { line: "1 tsp turmeric powder", foods: ["02043"], grams: 3 },
+  { line: "1 tsp cumin seeds", foods: ["02014"], grams: 2.1 },
+  { line: "1/2 tsp ginger powder", foods: ["02021"], grams: 0.9 },
+  { line: "1 large onion, finely chopped", foods: ["11282"], grams: 150 },
+  { line: "2 tbsp ghee or oil", foods: ["01003"], grams: 25.6 },
+  { line: "a large handful of fresh spinach", foods: ["11457"], grams: 0 },
+  { line: "300g arborio rice", foods: ["20050", "20450"], grams: 300 },
+  { line: "1 litre hot vegetable stock", foods: ["06700"], grams: 934.11 }, // cup 221
+  { line: "a small knob of butter", foods: ["01001", "01145"], grams: 0 },
+  { line: "2 tbsp plain flour", foods: ["20081"], grams: 15.63 }, // cup 125
+  { line: "100g sultanas", foods: ["09297"], grams: 100 },
 ];
