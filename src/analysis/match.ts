@@ -44,13 +44,14 @@ export function rankFoods(index: FoodIndex, query: FoodQuery, limit: number): Ra
 function rankAsSaid(index: FoodIndex, query: FoodQuery, limit: number): RankedFood[] {
   const resolved = resolveWords(index, query.foodWords);
   if (resolved === undefined) return [];
-  const { hard, soft, corrected } = resolved;
+  const { hard, soft, corrected, words } = resolved;
   // A can says canned as the word would.
   const lineWords = new Set([...query.lineWords, ...hard, ...soft, ...(query.canned ? ["canned"] : [])]);
   const candidates = intersect(hard.map((word) => index.postings.get(word)!));
   // A soft word no candidate has narrows nothing: "new potatoes" are the potatoes a cook means by "potatoes".
   const idle = new Set(soft.filter((word) => !candidates.some((position) => index.foods[position]!.traits.words.includes(word))));
-  const preferred = defaultFood(index, query) ?? (idle.size > 0 ? defaultFood(index, { ...query, foodWords: query.foodWords.filter((word) => !idle.has(word)) }) : undefined);
+  // The default is looked up by the words as corrected: "mozarella" is the mozzarella a cook means.
+  const preferred = defaultFood(index, { ...query, foodWords: words }) ?? (idle.size > 0 ? defaultFood(index, { ...query, foodWords: words.filter((word) => !idle.has(word)) }) : undefined);
   // The best `limit + 1` (one more, to know how close the runner-up is), kept in order as the candidates
   // are scored: a word as common as "salt" has thousands, and sorting them all would be wasted.
   const keep = limit + 1;
@@ -111,26 +112,29 @@ const CONFIDENCE_MIN = 0.5;
  * a word some SR28 name has: a misspelt one corrected, an unknown soft one dropped. Undefined when a word
  * that names the food is in no SR28 name, nor near one.
  */
-function resolveWords(index: FoodIndex, words: readonly string[]): { hard: string[]; soft: string[]; corrected: number } | undefined {
+function resolveWords(index: FoodIndex, words: readonly string[]): { hard: string[]; soft: string[]; corrected: number; words: string[] } | undefined {
   const hard: string[] = [];
   const soft: string[] = [];
+  /** The line's food words in order, as known: corrected, unknown soft ones left out. */
+  const known: string[] = [];
   let corrected = 0;
   for (const word of words) {
     const isSoft = SOFT_WORDS.has(word);
-    let known: string | undefined = index.postings.has(word) ? word : undefined;
-    if (known === undefined && !isSoft) {
-      known = index.nearestWords(word)[0];
-      if (known !== undefined) corrected++;
+    let key: string | undefined = index.postings.has(word) ? word : undefined;
+    if (key === undefined && !isSoft) {
+      key = index.nearestWords(word)[0];
+      if (key !== undefined) corrected++;
     }
-    if (known === undefined) {
+    if (key === undefined) {
       if (isSoft) continue;
       return undefined;
     }
-    (isSoft ? soft : hard).push(known);
+    (isSoft ? soft : hard).push(key);
+    known.push(key);
   }
   // A line of soft words only ("1 cup white") must have them all.
-  if (hard.length === 0) return soft.length === 0 ? undefined : { hard: soft, soft: [], corrected };
-  return { hard: [...new Set(hard)], soft: [...new Set(soft)], corrected };
+  if (hard.length === 0) return soft.length === 0 ? undefined : { hard: soft, soft: [], corrected, words: known };
+  return { hard: [...new Set(hard)], soft: [...new Set(soft)], corrected, words: known };
 }
 
 function hasState(food: IndexedFood, state: string): boolean {

@@ -181,6 +181,13 @@ describe("ground spices SR28 names by their seed or without 'ground'", () => {
   });
 });
 
+describe("a misspelt bare name is the bare name's food", () => {
+  test("mozarella is the default mozzarella, zuchini the default zucchini", async () => {
+    expect(await food("1 cup shredded mozarella")).toMatchObject({ status: "matched", foodNumber: "01026" });
+    expect(await food("1 zuchini")).toMatchObject({ status: "matched", foodNumber: "11477" });
+  });
+});
+
 describe("words are matched singular and plural alike, ignoring case and diacritics", () => {
   test("tomatoes and tomato, TOMATOES", async () => {
     const one = await food("1 tomato");
