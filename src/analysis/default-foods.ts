@@ -16,6 +16,11 @@ export const DEFAULT_FOODS: Readonly<Record<string, string>> = {
   flour: "20081", // Wheat flour, white, all-purpose, enriched, bleached
   "all purpose flour": "20081",
   "white flour": "20081",
+  "plain flour": "20081",
+  "plain white flour": "20081",
+  "self rising flour": "20082", // Wheat flour, white, all-purpose, self-rising, enriched
+  "golden syrup": "19362", // Syrups, table blends, corn, refiner, and sugar: the nearest to a refiner's syrup
+  "reduced fat milk": "01079",
   "baking powder": "18369", // Leavening agents, baking powder, double-acting, sodium aluminum sulfate
   pepper: "02030", // Spices, pepper, black
   oil: "04044", // Oil, soybean, salad or cooking
@@ -47,6 +52,7 @@ export const DEFAULT_FOODS: Readonly<Record<string, string>> = {
   zucchini: "11477", // Squash, summer, zucchini, includes skin, raw
   corn: "11167", // Corn, sweet, yellow, raw
   "corn kernel": "11167",
+  "canned corn": "11172", // Corn, sweet, yellow, canned, whole kernel, drained solids
   "frozen corn": "11178", // Corn, sweet, yellow, frozen, kernels cut off cob, unprepared
   "frozen corn kernel": "11178",
   olive: "09193", // Olives, ripe, canned (small-extra large)
@@ -61,6 +67,7 @@ export const DEFAULT_FOODS: Readonly<Record<string, string>> = {
   grape: "09132", // Grapes, red or green (European type, such as Thompson seedless), raw
   raisin: "09298", // Raisins, seedless
   peanut: "16087", // Peanuts, all types, raw
+  broadbean: "11088", // Broadbeans, immature seeds, raw: the green beans, not the dried ones
   dill: "02045", // Dill weed, fresh
   "apple juice": "09016", // Apple juice, canned or bottled, unsweetened, without added ascorbic acid
   rice: "20044", // Rice, white, long-grain, regular, raw, enriched

@@ -1,6 +1,6 @@
 import { type Ingredient, parseIngredient } from "parse-ingredient";
-import { isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
-import { NOISE, PREPARATIONS, STATES, SYNONYMS } from "./vocabulary";
+import { IMPRECISE_UNITS, isMassUnit, isVolumeUnit, type MassUnit, NAMED_UNITS, PARSER_IGNORED_UNITS, PARSER_UNITS, type Unit, unitOfParserId, type VolumeUnit } from "./units";
+import { ACCENTED_NAMES, NOISE, PREPARATIONS, SOFT_WORDS, STATES, SYNONYMS } from "./vocabulary";
 import { foldedWords, markLacking, wordKey } from "./words";
 
 /**
@@ -44,6 +44,11 @@ export interface ParsedLine {
 const UNREADABLE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 /** Other invisible format characters (zero-width space, soft hyphen, byte order mark): dropped. */
 const INVISIBLE = /\p{Cf}/gu;
+const IMPRECISE_WORDS = Object.entries(IMPRECISE_UNITS).flatMap(([unit, others]) => [unit, ...others]).join("|");
+const SIZED_IMPRECISE = new RegExp(`\\b(?:large|small|big|good|little|medium|generous|heaped|heaping)\\s+(?=(?:${IMPRECISE_WORDS})\\b)`, "i");
+const BARE_IMPRECISE = new RegExp(`^(${IMPRECISE_WORDS})\\b`, "i");
+/** "2 x 400g": a count of containers, then the size of each. */
+const TIMES_SIZE = /^(\d+)\s*[x×]\s*(\d+(?:\.\d+)?\s*[a-z]+\.?)\s+/i;
 const FORCED_FOOD = /(?:^|\s)#(\d{5})(?=\s|$)/;
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
@@ -61,11 +66,11 @@ const PARSER_OPTIONS = {
 } as const;
 
 /** Containers a parenthesised size may stand before: "1 (14.5 oz) can", "2 (8 ounce) packages". */
-const CONTAINERS = new Set(["can", "package", "jar", "bottle", "packet", "envelope", "container", "box", "bag", "carton", "pouch", "tub", "tin", "pkg", "block", "stick", "tube"]);
+const CONTAINERS = new Set(["can", "package", "jar", "bottle", "packet", "sachet", "envelope", "container", "box", "bag", "carton", "pouch", "tub", "tin", "pkg", "block", "stick", "tube"]);
 const SIZES = ["extra large", "jumbo", "large", "medium", "small"] as const;
 const SIZE_ABBREVIATIONS: Readonly<Record<string, (typeof SIZES)[number]>> = { lg: "large", med: "medium", md: "medium", sm: "small" };
 /** Portion names a line may put after the food, or between a size and the food ("5 garlic cloves", "1 large stalk celery"). */
-const PORTION_WORDS: ReadonlySet<string> = new Set(["clove", "stalk", "sprig", "leaf", "slice", "head", "ear", "bunch", "fillet", "stick"]);
+const PORTION_WORDS: ReadonlySet<string> = new Set(["clove", "stalk", "sprig", "leaf", "slice", "head", "ear", "bunch", "fillet", "stick", "drop", "pinch", "dash"]);
 /** Conjunctions between two foods: "salt and pepper" is salt, "butter or margarine" butter. */
 const ALTERNATIVE = /\s+(?:or|and\/or|\/)\s+/;
 const CONJUNCTION = /\s+(?:and|&)\s+/;
@@ -103,6 +108,11 @@ function prepare(raw: string): PreparedLine {
     forcedFoodNumber = forced[1]!;
     text = (text.slice(0, forced.index) + text.slice(forced.index + forced[0].length)).trim();
   }
+  // "a large handful of spinach", "a good glug of oil": how big an imprecise amount is hides its unit from
+  // the parser, and says nothing that converts; "handful of basil" is one.
+  text = text.replace(SIZED_IMPRECISE, "").replace(BARE_IMPRECISE, "1 $1");
+  // "2 x 400g tins tomatoes" says what "2 (400 g) tins tomatoes" does.
+  text = text.replace(TIMES_SIZE, "$1 ($2) ");
   // The parser takes a line per line break: there is none in a line, whatever the client sent.
   return { text: numberWords(text).replace(/[\r\n]/g, " "), forcedFoodNumber, unreadable };
 }
@@ -151,6 +161,14 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
       }
     }
   }
+  // "400 g tin chopped tomatoes": a mass or volume before a container is the size of one.
+  const sized = size === null && quantity !== null && unit !== null && (isMassUnit(unit) || isVolumeUnit(unit)) ? /^([a-z]+)\.?\s+/i.exec(description) : null;
+  if (sized && CONTAINERS.has(wordKey(sized[1]!.toLowerCase())) && unit !== null && (isMassUnit(unit) || isVolumeUnit(unit))) {
+    size = { quantity: quantity!, unit };
+    quantity = 1;
+    unit = containerUnit(wordKey(sized[1]!.toLowerCase()));
+    description = description.slice(sized[0].length);
+  }
   description = description.replace(/\([^()]*\)/g, " ");
 
   // The food is named before the first comma; what follows says how it is prepared ("onion, chopped"),
@@ -187,13 +205,16 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   read(foldedWords(tail));
 
   const choice = firstAlternative(head, isKnownPhrase);
-  const words = foldedWords(choice);
+  const words = foldedWords(withAccentedNames(choice));
   read(words);
   // "freshly ground black pepper": ground is how pepper is bought, not a state the name must have.
   if (words.some((w, i) => w === "ground" && words[i - 1] === "freshly")) states.splice(states.indexOf("ground"), 1);
 
   // Synonyms first: their words name the food even where they would be noise ("half and half").
-  let named = applySynonyms(markLacking(words.map(wordKey))).filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
+  const synonymised = applySynonyms(markLacking(words.map(wordKey)));
+  // A state word a synonym took in is part of a name, no state ("ground almonds" are almonds).
+  for (const state of synonymised.consumed) if (states.includes(state)) states.splice(states.indexOf(state), 1);
+  let named = synonymised.words.filter(({ key, kept }) => kept || (!NOISE.has(key) && !(key in STATES)));
   // Leading numbers or unit words left by a quantity the parser refused ("1/0 cup flour", "1e309 g") name no food;
   // a percentage names one ("2% milk").
   if (!/^\s*\d+(?:\.\d+)?\s*%/.test(choice)) {
@@ -201,15 +222,18 @@ function readLine({ forcedFoodNumber, unreadable }: PreparedLine, parsed: Ingred
   }
   // "5 garlic cloves", "1 lb salmon fillets": a portion's name after the food is the unit, not the food;
   // so is one before it that the parser left there ("1 large stalk celery").
+  // An amount in a unit nothing converts ("a handful of basil leaves") stays in that unit.
   const last = named.at(-1);
-  if (named.length > 1 && last && !last.kept && PORTION_WORDS.has(last.key)) {
+  // Not when the rest only narrows ("2 whole cloves" are cloves).
+  if (named.length > 1 && last && !last.kept && PORTION_WORDS.has(last.key) && named.slice(0, -1).some(({ key }) => !SOFT_WORDS.has(key))) {
     named = named.slice(0, -1);
-    if (unit === null && quantity !== null) unit = last.key as Unit;
+    if (unit === null && unknownUnit === null && quantity !== null) unit = last.key as Unit;
   }
+  // "a few sprigs of thyme": without an amount, the portion word names no food either.
   const first = named[0];
-  if (named.length > 1 && first && !first.kept && PORTION_WORDS.has(first.key) && unit === null && quantity !== null) {
+  if (named.length > 1 && first && !first.kept && PORTION_WORDS.has(first.key) && unit === null && unknownUnit === null) {
     named = named.slice(1);
-    unit = first.key as Unit;
+    if (quantity !== null) unit = first.key as Unit;
   }
   const foodWords = named.map(({ key }) => key);
   for (const key of foodWords) lineWords.add(key);
@@ -271,6 +295,8 @@ function sizeOf(inside: string): ParsedLine["size"] {
 
 const containerUnit = (key: string): Unit => {
   if (key === "pkg") return "package";
+  if (key === "tin") return "can";
+  if (key === "sachet") return "packet";
   return (NAMED_UNITS as readonly string[]).includes(key) ? (key as Unit) : "package";
 };
 
@@ -291,6 +317,15 @@ function firstAlternative(head: string, isKnownPhrase: KnownPhrase): string {
   return first.slice(0, conjunction.index);
 }
 
+const ACCENTED = Object.entries(ACCENTED_NAMES).map(([name, replacement]) => [new RegExp(`(?<![\\p{L}\\p{N}])${name}(?![\\p{L}\\p{N}])`, "giu"), replacement] as const);
+
+/** The names whose accent says which food they are (vocabulary.ts), before folding loses it. */
+function withAccentedNames(text: string): string {
+  let out = text.normalize("NFC");
+  for (const [pattern, replacement] of ACCENTED) out = out.replace(pattern, replacement);
+  return out;
+}
+
 const SYNONYM_PHRASES = Object.entries(SYNONYMS)
   .map(([phrase, replacement]) => [phrase.split(" "), replacement === "" ? [] : replacement.split(" ")] as const)
   .sort((a, b) => b[0].length - a[0].length);
@@ -299,14 +334,16 @@ const SYNONYM_PHRASES = Object.entries(SYNONYMS)
  * The cook's names SR28 spells otherwise, replaced by SR28's words, longest phrase first; the words a
  * synonym gives are `kept`, whatever noise they would be alone.
  */
-function applySynonyms(words: readonly string[]): { key: string; kept: boolean }[] {
+function applySynonyms(words: readonly string[]): { words: { key: string; kept: boolean }[]; consumed: Set<string> } {
   const out: { key: string; kept: boolean }[] = [];
+  const consumed = new Set<string>();
   for (let i = 0; i < words.length; ) {
     const hit = SYNONYM_PHRASES.find(([phrase]) => phrase.every((w, j) => words[i + j] === w));
     if (hit) {
       out.push(...hit[1].map((key) => ({ key, kept: true })));
+      for (const word of hit[0]) if (!hit[1].includes(word)) consumed.add(word);
       i += hit[0].length;
     } else out.push({ key: words[i++]!, kept: false });
   }
-  return out;
+  return { words: out, consumed };
 }

@@ -1,7 +1,7 @@
 import type { FoodIndex, IndexedFood } from "./food-index";
 import { DEFAULT_FOODS } from "./default-foods";
 import { BABY_FOOD_PENALTY } from "./name-traits";
-import { SOFT_WORDS, SPICES_GROUP, STATES } from "./vocabulary";
+import { LEGUMES_GROUP, POWDER_OF_SPICE, SOFT_WORDS, SPICES_GROUP, STATES } from "./vocabulary";
 
 /**
  * Which SR28 food a line's words name (decisions §16). Every word of the line that names the food must be
@@ -33,17 +33,30 @@ export interface RankedFood {
 
 /** The best foods for the query, best first (at most `limit`); empty when no food qualifies. */
 export function rankFoods(index: FoodIndex, query: FoodQuery, limit: number): RankedFood[] {
+  const ranked = rankAsSaid(index, query, limit);
+  if (ranked.length > 0 || !query.foodWords.includes(POWDER_OF_SPICE)) return ranked;
+  // "cumin powder" is what SR28 names "Spices, cumin seed" (its portions "tsp, ground"): where no name
+  // has the word, it says ground.
+  const foodWords = query.foodWords.filter((word) => word !== POWDER_OF_SPICE);
+  return foodWords.length === 0 ? [] : rankAsSaid(index, { ...query, foodWords, lineWords: new Set([...query.lineWords, "ground"]), states: [...new Set([...query.states, "ground"])] }, limit);
+}
+
+function rankAsSaid(index: FoodIndex, query: FoodQuery, limit: number): RankedFood[] {
   const resolved = resolveWords(index, query.foodWords);
   if (resolved === undefined) return [];
-  const { hard, soft, corrected } = resolved;
+  const { hard, soft, corrected, words } = resolved;
   // A can says canned as the word would.
   const lineWords = new Set([...query.lineWords, ...hard, ...soft, ...(query.canned ? ["canned"] : [])]);
-  const preferred = defaultFood(index, query);
+  const candidates = intersect(hard.map((word) => index.postings.get(word)!));
+  // A soft word no candidate has narrows nothing: "new potatoes" are the potatoes a cook means by "potatoes".
+  const idle = new Set(soft.filter((word) => !candidates.some((position) => index.foods[position]!.traits.words.includes(word))));
+  // The default is looked up by the words as corrected: "mozarella" is the mozzarella a cook means.
+  const preferred = defaultFood(index, { ...query, foodWords: words }) ?? (idle.size > 0 ? defaultFood(index, { ...query, foodWords: words.filter((word) => !idle.has(word)) }) : undefined);
   // The best `limit + 1` (one more, to know how close the runner-up is), kept in order as the candidates
   // are scored: a word as common as "salt" has thousands, and sorting them all would be wasted.
   const keep = limit + 1;
   const best: Scored[] = [];
-  for (const position of intersect(hard.map((word) => index.postings.get(word)!))) {
+  for (const position of candidates) {
     const food = index.foods[position]!;
     if (position === preferred || !query.states.every((state) => hasState(food, state))) continue;
     const { score, quality } = scoreFood(food, soft, lineWords, query.canned);
@@ -99,30 +112,37 @@ const CONFIDENCE_MIN = 0.5;
  * a word some SR28 name has: a misspelt one corrected, an unknown soft one dropped. Undefined when a word
  * that names the food is in no SR28 name, nor near one.
  */
-function resolveWords(index: FoodIndex, words: readonly string[]): { hard: string[]; soft: string[]; corrected: number } | undefined {
+function resolveWords(index: FoodIndex, words: readonly string[]): { hard: string[]; soft: string[]; corrected: number; words: string[] } | undefined {
   const hard: string[] = [];
   const soft: string[] = [];
+  /** The line's food words in order, as known: corrected, unknown soft ones left out. */
+  const known: string[] = [];
   let corrected = 0;
   for (const word of words) {
     const isSoft = SOFT_WORDS.has(word);
-    let known: string | undefined = index.postings.has(word) ? word : undefined;
-    if (known === undefined && !isSoft) {
-      known = index.nearestWords(word)[0];
-      if (known !== undefined) corrected++;
+    let key: string | undefined = index.postings.has(word) ? word : undefined;
+    if (key === undefined && !isSoft) {
+      key = index.nearestWords(word)[0];
+      if (key !== undefined) corrected++;
     }
-    if (known === undefined) {
+    if (key === undefined) {
       if (isSoft) continue;
       return undefined;
     }
-    (isSoft ? soft : hard).push(known);
+    (isSoft ? soft : hard).push(key);
+    known.push(key);
   }
   // A line of soft words only ("1 cup white") must have them all.
-  if (hard.length === 0) return soft.length === 0 ? undefined : { hard: soft, soft: [], corrected };
-  return { hard: [...new Set(hard)], soft: [...new Set(soft)], corrected };
+  if (hard.length === 0) return soft.length === 0 ? undefined : { hard: soft, soft: [], corrected, words: known };
+  return { hard: [...new Set(hard)], soft: [...new Set(soft)], corrected, words: known };
 }
 
 function hasState(food: IndexedFood, state: string): boolean {
   if (state === "ground" && food.groupCode === SPICES_GROUP) return true;
+  // The spices group's foods are dried unless their name says fresh ("Spices, pepper, red or cayenne").
+  if (state === "dried" && food.groupCode === SPICES_GROUP && !food.traits.words.includes("fresh")) return true;
+  // Pulses are sold dried: SR28 names them "mature seeds, raw" ("Lentils, pink or red, raw").
+  if (state === "dried" && food.groupCode === LEGUMES_GROUP && food.traits.words.includes("raw")) return true;
   return (STATES[state] ?? [state]).some((word) => food.traits.words.includes(word));
 }
 

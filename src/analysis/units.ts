@@ -42,6 +42,24 @@ export const NAMED_UNITS = [
 export const isMassUnit = (unit: Unit): unit is MassUnit => unit in GRAMS_PER;
 export const isVolumeUnit = (unit: Unit): unit is VolumeUnit => unit in ML_PER;
 
+/**
+ * Amounts no food's portions name (decisions §16 `unit`: an amount in a unit nothing converts), with their
+ * plural and other spellings: read as units, so that they are answered `unit`, never taken for the food
+ * nor swapped for another portion the line names ("a handful of basil leaves" is not one leaf).
+ */
+export const IMPRECISE_UNITS: Readonly<Record<string, readonly string[]>> = {
+  handful: ["handfuls"],
+  splash: ["splashes"],
+  drizzle: ["drizzles"],
+  dollop: ["dollops"],
+  knob: ["knobs"],
+  scoop: ["scoops"],
+  sprinkle: ["sprinkles", "sprinkling", "sprinklings"],
+  squeeze: ["squeezes"],
+  glug: ["glugs"],
+  smidgen: ["smidgens", "smidge", "smidgeon"],
+};
+
 /** parse-ingredient's unit ids (its `unitsOfMeasure` keys and ours below) by our canonical names. */
 const BY_PARSER_ID: Readonly<Record<string, Unit>> = {
   gram: "g",
@@ -71,7 +89,7 @@ export const unitOfParserId = (id: string): Unit | undefined => BY_PARSER_ID[id]
  * count's portion (grams.ts), so the parser is told to leave them in the description.
  */
 export const PARSER_UNITS: UnitOfMeasureDefinitions = {
-  slice: { short: "slice", plural: "slices", alternates: ["slc"], type: "count" },
+  slice: { short: "slice", plural: "slices", alternates: ["slc", "rasher", "rashers"], type: "count" },
   pat: { short: "pat", plural: "pats", alternates: [], type: "count" },
   leaf: { short: "leaf", plural: "leaves", alternates: [], type: "count" },
   stalk: { short: "stalk", plural: "stalks", alternates: ["rib", "ribs"], type: "count" },
@@ -82,13 +100,14 @@ export const PARSER_UNITS: UnitOfMeasureDefinitions = {
   fillet: { short: "fillet", plural: "fillets", alternates: ["filet", "filets"], type: "count" },
   strip: { short: "strip", plural: "strips", alternates: [], type: "count" },
   wedge: { short: "wedge", plural: "wedges", alternates: [], type: "count" },
-  // Amounts no food's portions name, so that they are read as units (and answered `unit`), not as food.
-  handful: { short: "handful", plural: "handfuls", alternates: [], type: "count" },
-  splash: { short: "splash", plural: "splashes", alternates: [], type: "count" },
-  drizzle: { short: "drizzle", plural: "drizzles", alternates: [], type: "count" },
-  dollop: { short: "dollop", plural: "dollops", alternates: [], type: "count" },
-  knob: { short: "knob", plural: "knobs", alternates: [], type: "count" },
-  scoop: { short: "scoop", plural: "scoops", alternates: [], type: "count" },
+  // A British tin is an American can.
+  can: { short: "can", plural: "cans", alternates: ["tin", "tins"], type: "count" },
+  ...Object.fromEntries(
+    Object.entries(IMPRECISE_UNITS).map(([unit, [plural, ...alternates]]) => [unit, { short: unit, plural: plural!, alternates, type: "count" as const }]),
+  ),
+  // British spellings of the metric units.
+  liter: { short: "l", plural: "liters", alternates: ["l.", "litre", "litres"], type: "volume", conversionFactor: 1e3 },
+  milliliter: { short: "ml", plural: "milliliters", alternates: ["mL", "ml.", "mL.", "millilitre", "millilitres"], type: "volume", conversionFactor: 1 },
   tablespoon: {
     short: "tbsp",
     plural: "tablespoons",

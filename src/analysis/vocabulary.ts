@@ -57,6 +57,13 @@ export const STATES: Readonly<Record<string, readonly string[]>> = {
   ground: ["ground"],
 };
 export const SPICES_GROUP = "0200";
+/** SR28's legumes, whose raw mature seeds are the dried pulses a cook buys ("dried red lentils"). */
+export const LEGUMES_GROUP = "1600";
+/**
+ * The word Indian and British recipes give a ground spice ("cumin powder", "mustard powder"): where no
+ * SR28 name has it with the line's other words, it means the state "ground" (match.ts).
+ */
+export const POWDER_OF_SPICE = "powder";
 
 /**
  * Words of a line that are not the food's name: how it is prepared, measured or served, and filler. They are
@@ -73,7 +80,7 @@ export const NOISE: ReadonlySet<string> = new Set([
   "taste", "needed", "desired", "plus", "more", "extra", "about", "approximately", "heaping", "level", "scant", "generous", "good",
   "quality", "homemade", "store", "bought", "organic", "natural", "pure", "prepared", "sprinkling", "dusting", "loosely", "firmly",
   "tightly", "removed", "discarded", "reserved", "if", "or", "to", "for", "of", "the", "a", "an", "and", "at", "in", "on", "with", "your",
-  "such", "as", "like", "any", "some", "few", "each", "other", "additional", "total", "about", "roughly", "very", "small", "medium",
+  "such", "as", "like", "any", "some", "few", "little", "each", "other", "additional", "total", "about", "roughly", "very", "small", "medium",
   "large", "jumbo", "big", "thawed", "defrosted", "undrained", "boneless", "skinless", "skin", "bone", "patted", "dry", "kosher",
   "coarse", "fine", "flat", "flaky", "firm", "ripe", "overripe", "cooled", "boiling", "uncooked", "raw", "ice", "cube",
 ]);
@@ -91,6 +98,7 @@ export const SOFT_WORDS: ReadonlySet<string> = new Set([
   "flat", "curly", "seedless", "heavy", "firm", "soft", "smooth", "creamy", "chunky", "crunchy", "toasted", "roasted", "unbleached",
   "bleached", "enriched", "fat-free", "nonfat", "lowfat", "2", "1", "percent", "vine", "heirloom", "roma", "plum", "cherry", "grape",
   "hass", "florida", "california", "idaho", "russet", "vidalia", "spring", "summer", "winter", "new", "dijon", "kernel", "stone", "hot", "crumb", "jack",
+  "smoked",
 ]);
 
 /**
@@ -108,7 +116,7 @@ export const PLAIN_NAME_WORDS: ReadonlySet<string> = new Set([
 /** Words SR28 heads a name with to say what kind of food follows ("Spices, cumin seed", "Fish, salmon, Atlantic"). */
 export const CATEGORY_WORDS: ReadonlySet<string> = new Set([
   "spice", "nut", "seed", "fish", "crustacean", "mollusk", "leavening", "agent", "alcoholic", "beverage", "cereal", "game", "meat",
-  "vegetable", "fruit", "syrup", "grain", "soup", "sauce", "pepper",
+  "vegetable", "fruit", "syrup", "grain", "soup", "sauce", "pepper", "cheese",
 ]);
 
 /**
@@ -173,4 +181,83 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   mint: "spearmint",
   "monterey jack": "monterey",
   "whipped cream": "cream whipped topping pressurized",
+  // British and international kitchens' names (decisions §16's "plain flour", "beef mince", "courgette").
+  "self raising": "self rising",
+  wholemeal: "whole wheat",
+  "wholemeal flour": "wheat flour whole grain",
+  "demerara sugar": "sugar brown",
+  "muscovado sugar": "sugar brown",
+  "beef mince": "ground beef",
+  "minced beef": "ground beef",
+  "pork mince": "pork ground",
+  "minced pork": "pork ground",
+  "lamb mince": "lamb ground",
+  "minced lamb": "lamb ground",
+  "turkey mince": "turkey ground",
+  "minced turkey": "turkey ground",
+  "chicken mince": "chicken ground",
+  "minced chicken": "chicken ground",
+  // Coriander is the leaf when it is fresh, chopped or by the leaf; by the spoon or ground, the seed.
+  "fresh coriander": "cilantro",
+  "chopped coriander": "cilantro",
+  "coriander sprig": "cilantro",
+  rocket: "arugula",
+  "king prawn": "shrimp",
+  "tiger prawn": "shrimp",
+  ghee: "butter oil anhydrous",
+  "clarified butter": "butter oil anhydrous",
+  capsicum: "pepper sweet",
+  yoghurt: "yogurt",
+  "natural yogurt": "plain yogurt",
+  "natural yoghurt": "plain yogurt",
+  "skimmed milk": "skim milk",
+  "semi skimmed milk": "reduced fat milk",
+  "full fat milk": "whole milk",
+  "chili flake": "pepper red cayenne",
+  sultana: "raisin golden",
+  sweetcorn: "corn",
+  "rapeseed oil": "canola oil",
+  groundnut: "peanut",
+  swede: "rutabaga",
+  beetroot: "beet",
+  mangetout: "pea edible podded",
+  "snow pea": "pea edible podded",
+  "sugar snap pea": "pea edible podded",
+  "broad bean": "broadbean",
+  "chestnut mushroom": "crimini mushroom",
+  cremini: "crimini",
+  treacle: "molasses",
+  "streaky bacon": "bacon",
+  "vegetable stock": "vegetable broth",
+  "dry mustard": "mustard seed ground",
+  "milk powder": "milk dry",
+  "salt flake": "salt",
+  "vanilla essence": "vanilla extract",
+  // Almonds ground to a meal: SR28 weighs them as the nuts.
+  "ground almond": "almond",
+  "free range": "",
+  "fast action": "",
+  "easy bake": "",
+  "easy blend": "",
+  "porridge oat": "oat",
+  // Varieties of long-grain white rice, SR28's "rice" (default-foods.ts).
+  basmati: "",
+  jasmine: "",
+  arborio: "medium grain",
+  beansprout: "mung bean sprouted",
+  "bean sprout": "mung bean sprouted",
+  passata: "tomato puree",
+  "pomegranate seed": "pomegranate",
+  "pomegranate aril": "pomegranate",
+  "neutral oil": "vegetable oil",
+  "powdered milk": "milk dry",
+};
+
+/**
+ * Names whose accent tells one kitchen's food from another's, matched in a line's own spelling before it is
+ * folded: the British "tomato purée" is the concentrate SR28 calls paste; the American "tomato puree" is
+ * SR28's thinner puree.
+ */
+export const ACCENTED_NAMES: Readonly<Record<string, string>> = {
+  "tomato purée": "tomato paste",
 };

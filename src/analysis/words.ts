@@ -24,7 +24,10 @@ const POSSESSIVE = /['\u2019]s\b/gu;
 const SINGULARS: Readonly<Record<string, string>> = {
   cookies: "cookie",
   brownies: "brownie",
-  // Chile and chili are one pepper, in SR28's names as in lines.
+  // Chile, chili and the British chilli are one pepper, in SR28's names as in lines.
+  chilli: "chili",
+  chillies: "chili",
+  chillis: "chili",
   chilies: "chili",
   chilis: "chili",
   chiles: "chili",

@@ -87,6 +87,39 @@ describe("named portions", () => {
   });
 });
 
+describe("imprecise measures are amounts in a unit nothing converts: unmatched, reason unit, the food kept", () => {
+  test.each([
+    ["a handful of fresh basil leaves", "02044"],
+    ["a handful of baby spinach leaves", "11457"],
+    ["a pinch of salt", "02047"],
+    ["a dash of Worcestershire sauce", "06971"],
+    ["a splash of milk", "01077"],
+    ["a knob of butter", "01001"],
+    ["a sprinkle of grated parmesan", "01032"],
+    ["a sprinkling of sugar", "19335"],
+    ["a drizzle of olive oil", "04053"],
+    ["a glug of olive oil", "04053"],
+    ["a squeeze of honey", "19296"],
+    ["a smidgen of cayenne pepper", "02031"],
+    ["a dollop of sour cream", "01056"],
+    ["1 large handful spinach", "11457"],
+    ["2 large handfuls of spinach", "11457"],
+    ["a big handful of rocket", "11959"],
+    ["a small knob of butter", "01001"],
+    ["a good glug of olive oil", "04053"],
+    ["small handful fresh mint leaves", "02065"],
+    ["handful of basil", "02044"],
+  ])("%p counts no grams through another portion", async (line, food) => {
+    expect(await grams(line)).toMatchObject({ status: "unmatched", reason: "unit", food, grams: 0 });
+  });
+  test("a few sprigs, with no amount, keep the food: reason quantity", async () => {
+    expect(await grams("a few sprigs of thyme")).toMatchObject({ status: "unmatched", reason: "quantity", grams: 0 });
+    expect((await analyzeLine("a few sprigs of thyme")).food?.name).toStartWith("Thyme");
+    expect(await grams("a few basil leaves")).toMatchObject({ status: "unmatched", reason: "quantity", food: "02044", grams: 0 });
+    expect(await grams("a little olive oil")).toMatchObject({ status: "unmatched", reason: "quantity", food: "04053", grams: 0 });
+  });
+});
+
 describe("counts", () => {
   test("the portion of the size the line says", async () => {
     expect(await grams("2 large eggs")).toMatchObject({ food: "01123", grams: 100, portion: "large" });
@@ -118,6 +151,15 @@ describe("the parenthesised size sets the grams", () => {
   });
   test("two cans of 15 oz are 30 oz", async () => {
     expect(await grams("2 (15 ounce) cans black beans, drained")).toMatchObject({ status: "matched", grams: 850.5, quantity: 30, unit: "oz" });
+  });
+  test("a tin is a can: 1 tin chickpeas is the can's portion; 400 g tin chopped tomatoes is 400 g of canned tomatoes", async () => {
+    expect(await grams("1 tin chickpeas, drained")).toMatchObject({ status: "matched", unit: "can" });
+    expect((await analyzeLine("1 tin chickpeas, drained")).food?.name).toContain("canned");
+    expect(await grams("400g tin chopped tomatoes")).toMatchObject({ status: "matched", food: "11531", grams: 400 });
+    expect(await grams("2 x 400g tins chopped tomatoes")).toMatchObject({ status: "matched", food: "11531", grams: 800 });
+  });
+  test("a 7 g sachet of fast-action dried yeast is 7 g of yeast", async () => {
+    expect(await grams("7g sachet fast-action dried yeast")).toMatchObject({ status: "matched", food: "18375", grams: 7 });
   });
   test("an 8 ounce package of cream cheese", async () => {
     expect(await grams("1 (8 ounce) package cream cheese, softened")).toMatchObject({ food: "01017", grams: 226.8 });

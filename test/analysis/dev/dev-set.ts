@@ -58,4 +58,35 @@ export const DEV_SET: readonly DevLine[] = [
   { line: "2 cups fresh spinach leaves", foods: ["11457"], grams: 60 },
   { line: "1 cup blueberries", foods: ["09050"], grams: 148 },
   { line: "salt and pepper to taste", foods: ["02047"], grams: 0 },
+  // A British sponge, a mince and a curry: the kitchen words of UK and international recipes.
+  { line: "225g self-raising flour", foods: ["20082"], grams: 225 },
+  { line: "225g caster sugar", foods: ["19335"], grams: 225 },
+  { line: "100g icing sugar, sifted", foods: ["19336"], grams: 100 },
+  { line: "150ml double cream", foods: ["01053"], grams: 150.89 }, // cup, fluid 238
+  { line: "a knob of butter", foods: ["01001", "01145"], grams: 0 },
+  { line: "500g beef mince", foods: ["23572", "23472", "23562", "23567", "23557"], grams: 500 },
+  { line: "1 tbsp tomato purée", foods: ["11546"], grams: 16 },
+  { line: "4 spring onions, finely sliced", foods: ["11291"], grams: 60 }, // medium 15
+  { line: "1 courgette, grated", foods: ["11477"], grams: 196 }, // medium
+  { line: "1 red capsicum, diced", foods: ["11821"], grams: 119 }, // medium
+  { line: "2 tbsp ghee", foods: ["01003"], grams: 25.6 }, // tbsp 12.8
+  { line: "2 tsp ground coriander", foods: ["02013"], grams: 3.6 }, // tsp 1.8
+  { line: "1 tsp smoked paprika", foods: ["02028"], grams: 2.3 },
+  { line: "200g cooked peeled prawns", foods: ["15271", "15270"], grams: 200 },
+  { line: "a handful of fresh coriander, chopped", foods: ["11165"], grams: 0 },
+  { line: "100g rocket", foods: ["11959"], grams: 100 },
+  { line: "1 tsp bicarbonate of soda", foods: ["18372"], grams: 4.6 },
+  // A dal and a risotto, as Indian and Italian home cooks write them in English.
+  { line: "250g dried red lentils", foods: ["16144"], grams: 250 },
+  { line: "1 tsp turmeric powder", foods: ["02043"], grams: 3 },
+  { line: "1 tsp cumin seeds", foods: ["02014"], grams: 2.1 },
+  { line: "1/2 tsp ginger powder", foods: ["02021"], grams: 0.9 },
+  { line: "1 large onion, finely chopped", foods: ["11282"], grams: 150 },
+  { line: "2 tbsp ghee or oil", foods: ["01003"], grams: 25.6 },
+  { line: "a large handful of fresh spinach", foods: ["11457"], grams: 0 },
+  { line: "300g arborio rice", foods: ["20050", "20450"], grams: 300 },
+  { line: "1 litre hot vegetable stock", foods: ["06700"], grams: 934.11 }, // cup 221
+  { line: "a small knob of butter", foods: ["01001", "01145"], grams: 0 },
+  { line: "2 tbsp plain flour", foods: ["20081"], grams: 15.63 }, // cup 125
+  { line: "100g sultanas", foods: ["09297"], grams: 100 },
 ];
