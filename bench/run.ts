@@ -35,10 +35,11 @@ import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
+import { floorTable, measureFloors, selectedFloorWorkloads } from "./lib/floors";
 import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffled } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
-import { type Figures, report, type Starts } from "./lib/report";
+import { type Figures, printTable, report, type Starts } from "./lib/report";
 import { benchCacheDir, coldStartMs, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
 import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
@@ -63,6 +64,14 @@ async function main() {
   const source = resolve(process.env.BENCH_BINARY ?? join(ROOT, "dist/foodapi"));
   const binary = join(tempDir("foodapi-bench-bin-"), "foodapi");
   copyFileSync(source, binary);
+
+  // BENCH_ONLY=floor: only the floor workloads (BENCH_WORKLOADS picks some), into bench/results-floor.json.
+  if (process.env.BENCH_ONLY === "floor") {
+    const floors = await measureFloors(wrkPath, binary, shuffled(readFoods().map((f) => f.number), 2016), selectedFloorWorkloads());
+    writeFileSync(join(ROOT, "bench/results-floor.json"), JSON.stringify({ wrkVersion: wrk, seconds: SECONDS, floors }, null, 2) + "\n");
+    printTable("Each route against its floor and the ceiling, interleaved (bench/results-floor.json)", floorTable(floors));
+    return;
+  }
 
   // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
   Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
@@ -211,6 +220,8 @@ async function main() {
     mix: await workload(2, `search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, mixEnv)),
     detail: await workload(2, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
   };
+  const floors = await measureFloors(wrkPath, binary, foodNumbers, selectedFloorWorkloads());
+
   notes.push("rows without [--workers 2] ran with --workers 1; 'peak RSS MB' sums every process of the server (primary and workers)");
 
   // PostgreSQL + Redis (decisions §11): repeated search and random detail with the state in PostgreSQL and
@@ -263,6 +274,7 @@ async function main() {
     metrics,
     twoWorkers,
     stores,
+    floors,
     notes,
   });
 }
