@@ -61,6 +61,14 @@ const isoNow = () => {
 
 const refusal = (status: number, code: string, message: string) => ({ headers: [["content-type", "application/json; charset=utf-8"]] as [string, string][], body: new TextEncoder().encode(JSON.stringify({ code, message })), status });
 
+function parsed(text: string): { lines?: unknown[]; foodNumbers?: unknown[] } | undefined {
+  try {
+    return JSON.parse(text) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: Number(process.env.FLOOR_PORT ?? 0),
@@ -76,8 +84,9 @@ const server = Bun.serve({
     if (keyId === undefined) answer = refusal(401, "UNAUTHORIZED", "A valid API key is required.");
     else if (request.method === "POST") {
       const text = await request.text();
-      const body = JSON.parse(text) as { lines?: unknown[]; foodNumbers?: unknown[] };
-      if (path === "/v1/analyze") {
+      const body = parsed(text);
+      if (body === undefined) answer = refusal(400, "INVALID_JSON", "The body is not JSON.");
+      else if (path === "/v1/analyze") {
         units = body.lines?.length ?? 1;
         answer = analyses[requests % analyses.length];
       } else {

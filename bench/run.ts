@@ -22,12 +22,16 @@
  *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
  *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
  *    (-t1 -c32) against each at once, summed.
+ * 7. Each measured route against its floor (bench/floor.ts, decisions §18) and the ceiling, interleaved:
+ *    search, detail (plain, gzip, zstd), the lookup, and the analysis (cold 20-line recipes, with 64
+ *    connections and with one, and one recipe repeated); bench/lib/floors.ts.
  * Prints a table and writes bench/results.json (bench/lib/report.ts). Exit 0 whether or not targets are met;
  * non-zero when the harness itself fails (a server does not start, wrk is missing and cannot be installed,
  * wrk fails).
  *
  * Settings: BENCH_SECONDS (10 per workload), BENCH_WARMUP_SECONDS (2, unmeasured, before each), BENCH_IMPORT_RUNS (3),
- * BENCH_BINARY (dist/foodapi).
+ * BENCH_BINARY (dist/foodapi), BENCH_ONLY=floor (only step 7, into bench/results-floor.json), BENCH_WORKLOADS
+ * (which of step 7's workloads, comma-separated).
  * Loopback only; every load is bounded by wrk's duration and a hard timeout.
  */
 import { copyFileSync, statSync, writeFileSync } from "node:fs";

@@ -17,7 +17,7 @@ import { type Compared, compare, type Measurement, measureRotation, type WrkClie
  */
 
 /** The floor workloads, by the names BENCH_WORKLOADS takes (comma-separated; all when unset). */
-const FLOOR_WORKLOADS = ["search", "detail", "detailGzip", "detailZstd", "lookup", "analysis", "analysisRepeated"] as const;
+const FLOOR_WORKLOADS = ["search", "detail", "detailGzip", "detailZstd", "lookup", "analysis", "analysisRepeated", "analysisOneClient"] as const;
 type FloorWorkload = (typeof FLOOR_WORKLOADS)[number];
 
 /** Details of this many foods (the first of the shuffled order): the floor holds each in three codings. */
@@ -75,7 +75,7 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   const codings: [FloorWorkload, Coding][] = [["detail", "identity"], ["detailGzip", "gzip"], ["detailZstd", "zstd"]];
   for (const [name, coding] of codings) if (wants.has(name)) for (const n of details) requests.push({ method: "GET", target: `/v1/foods/${n}`, coding });
   if (wants.has("lookup")) requests.push({ method: "POST", target: LOOKUP_PATH, body: lookupBody });
-  if (wants.has("analysis") || wants.has("analysisRepeated")) for (const body of [repeated, ...recipes.slice(-ANALYSIS_SAMPLES + 1)]) requests.push({ method: "POST", target: ANALYZE_PATH, body, analysis: true });
+  if (workloads.some((w) => w.startsWith("analysis"))) for (const body of [repeated, ...recipes.slice(-ANALYSIS_SAMPLES + 1)]) requests.push({ method: "POST", target: ANALYZE_PATH, body, analysis: true });
   const answersDir = join(inputs, "answers");
   mkdirSync(answersDir);
   process.stderr.write(`bench: the floor's ${requests.length} prepared answers, from a running foodapi ... `);
@@ -93,9 +93,11 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   const keyed = (server: { key: string }): WrkClient => ({ headers: [`X-API-Key: ${server.key}`] });
   const paths = (env: Record<string, string>) => (server: { key: string }): WrkClient => ({ script: join(ROOT, "bench/paths.lua"), env: { ...env, BENCH_API_KEY: server.key } });
   // Each server goes on through the bodies from slice to slice (its own next index in a state file).
-  const posts = (file: string) => (server: { key: string }): WrkClient => ({
+  const posts = (file: string, threads = THREADS, connections?: number) => (server: { key: string }): WrkClient => ({
     script: join(ROOT, "bench/post.lua"),
-    env: { BENCH_BODIES_FILE: file, BENCH_API_KEY: server.key, BENCH_THREADS: String(THREADS), BENCH_STATE_FILE: `${file}.${server.key}.next` },
+    env: { BENCH_BODIES_FILE: file, BENCH_API_KEY: server.key, BENCH_THREADS: String(threads), BENCH_STATE_FILE: `${file}.${server.key}.next` },
+    threads,
+    ...(connections ? { connections } : {}),
   });
   const analysisBytes = () => Math.round(median(index.analyses.map((a) => a.length)));
   const plans: Record<FloorWorkload, { label: string; path: string; bytes: () => number; client: (server: { key: string }) => WrkClient; lines?: number }> = {
@@ -105,6 +107,8 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
     detailZstd: { label: `GET /v1/foods/{n} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " zstd"), client: paths({ BENCH_PATHS_FILE: detailsFile, BENCH_ACCEPT_ENCODING: BROWSER_ACCEPT_ENCODING }) },
     lookup: { label: `POST /v1/foods/lookup (${LOOKUP_FOODS} foods, repeated)`, path: LOOKUP_PATH, bytes: () => sizeOf(`POST ${LOOKUP_PATH} `, ""), client: posts(lookupFile) },
     analysis: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile), lines: LINES_PER_RECIPE },
+    // One client waiting for each answer: the p99 is an analysis's own time, not a queue behind 63 others.
+    analysisOneClient: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold), one client (-t1 -c1)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile, 1, 1), lines: LINES_PER_RECIPE },
     analysisRepeated: { label: `POST /v1/analyze, one ${LINES_PER_RECIPE}-line recipe repeated`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(repeatedFile), lines: LINES_PER_RECIPE },
   };
 
