@@ -40,7 +40,7 @@ import { join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
 import { floorTable, measureFloors, selectedFloorWorkloads } from "./lib/floors";
-import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffled } from "./lib/inputs";
+import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffledFoodNumbers } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, printTable, report, type Starts } from "./lib/report";
@@ -71,7 +71,7 @@ async function main() {
 
   // BENCH_ONLY=floor: only the floor workloads (BENCH_WORKLOADS picks some), into bench/results-floor.json.
   if (process.env.BENCH_ONLY === "floor") {
-    const floors = await measureFloors(wrkPath, binary, shuffled(readFoods().map((f) => f.number), 2016), selectedFloorWorkloads());
+    const floors = await measureFloors(wrkPath, binary, shuffledFoodNumbers(readFoods()), selectedFloorWorkloads());
     writeFileSync(join(ROOT, "bench/results-floor.json"), JSON.stringify({ wrkVersion: wrk, seconds: SECONDS, floors }, null, 2) + "\n");
     printTable("Each route against its floor and the ceiling, interleaved (bench/results-floor.json)", floorTable(floors));
     return;
@@ -105,7 +105,7 @@ async function main() {
   const nutrientPathsFile = join(inputs, "nutrient-mix-paths.txt");
   writeFileSync(nutrientPathsFile, nutrientPaths.join("\n") + "\n");
   const nutrientMixEnv = { BENCH_PATHS_FILE: nutrientPathsFile };
-  const foodNumbers = shuffled(foods.map((f) => f.number), 2016);
+  const foodNumbers = shuffledFoodNumbers(foods);
   writeFileSync(pathsFile, paths.join("\n") + "\n");
   writeFileSync(foodsFile, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
   const mixEnv = { BENCH_PATHS_FILE: pathsFile };
