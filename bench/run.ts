@@ -22,12 +22,16 @@
  *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
  *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
  *    (-t1 -c32) against each at once, summed.
+ * 7. Each measured route against its floor (bench/floor.ts, decisions §18) and the ceiling, interleaved:
+ *    search, detail (plain, gzip, zstd), the lookup, and the analysis (cold 20-line recipes, with 64
+ *    connections and with one, and one recipe repeated); bench/lib/floors.ts.
  * Prints a table and writes bench/results.json (bench/lib/report.ts). Exit 0 whether or not targets are met;
  * non-zero when the harness itself fails (a server does not start, wrk is missing and cannot be installed,
  * wrk fails).
  *
  * Settings: BENCH_SECONDS (10 per workload), BENCH_WARMUP_SECONDS (2, unmeasured, before each), BENCH_IMPORT_RUNS (3),
- * BENCH_BINARY (dist/foodapi).
+ * BENCH_BINARY (dist/foodapi), BENCH_ONLY=floor (only step 7, into bench/results-floor.json), BENCH_WORKLOADS
+ * (which of step 7's workloads, comma-separated).
  * Loopback only; every load is bounded by wrk's duration and a hard timeout.
  */
 import { copyFileSync, statSync, writeFileSync } from "node:fs";
@@ -35,10 +39,11 @@ import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
-import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffled } from "./lib/inputs";
+import { floorTable, measureFloors, selectedFloorWorkloads } from "./lib/floors";
+import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffledFoodNumbers } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
-import { type Figures, report, type Starts } from "./lib/report";
+import { type Figures, printTable, report, type Starts } from "./lib/report";
 import { benchCacheDir, coldStartMs, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
 import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
@@ -63,6 +68,14 @@ async function main() {
   const source = resolve(process.env.BENCH_BINARY ?? join(ROOT, "dist/foodapi"));
   const binary = join(tempDir("foodapi-bench-bin-"), "foodapi");
   copyFileSync(source, binary);
+
+  // BENCH_ONLY=floor: only the floor workloads (BENCH_WORKLOADS picks some), into bench/results-floor.json.
+  if (process.env.BENCH_ONLY === "floor") {
+    const floors = await measureFloors(wrkPath, binary, shuffledFoodNumbers(readFoods()), selectedFloorWorkloads());
+    writeFileSync(join(ROOT, "bench/results-floor.json"), JSON.stringify({ wrkVersion: wrk, seconds: SECONDS, floors }, null, 2) + "\n");
+    printTable("Each route against its floor and the ceiling, interleaved (bench/results-floor.json)", floorTable(floors));
+    return;
+  }
 
   // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
   Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
@@ -92,7 +105,7 @@ async function main() {
   const nutrientPathsFile = join(inputs, "nutrient-mix-paths.txt");
   writeFileSync(nutrientPathsFile, nutrientPaths.join("\n") + "\n");
   const nutrientMixEnv = { BENCH_PATHS_FILE: nutrientPathsFile };
-  const foodNumbers = shuffled(foods.map((f) => f.number), 2016);
+  const foodNumbers = shuffledFoodNumbers(foods);
   writeFileSync(pathsFile, paths.join("\n") + "\n");
   writeFileSync(foodsFile, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
   const mixEnv = { BENCH_PATHS_FILE: pathsFile };
@@ -211,6 +224,8 @@ async function main() {
     mix: await workload(2, `search mix (${MIX_QUERIES} queries)`, "/v1/foods", (s) => scripted(s, mixEnv)),
     detail: await workload(2, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
   };
+  const floors = await measureFloors(wrkPath, binary, foodNumbers, selectedFloorWorkloads());
+
   notes.push("rows without [--workers 2] ran with --workers 1; 'peak RSS MB' sums every process of the server (primary and workers)");
 
   // PostgreSQL + Redis (decisions §11): repeated search and random detail with the state in PostgreSQL and
@@ -263,6 +278,7 @@ async function main() {
     metrics,
     twoWorkers,
     stores,
+    floors,
     notes,
   });
 }

@@ -125,3 +125,8 @@ export function shuffled<T>(xs: T[], seed: number): T[] {
   }
   return out;
 }
+
+/** Every food's number in the bench's fixed shuffled order: the order random details are asked in. */
+export function shuffledFoodNumbers(foods: Food[]): string[] {
+  return shuffled(foods.map((f) => f.number), 2016);
+}

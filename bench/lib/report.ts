@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ROOT } from "../../test/helpers/paths";
 import { binaryMiB, ratio, round } from "./numbers";
 import { CONNECTIONS, IMPORT_RUNS, SECONDS, SERVER_LIMIT_FLAGS, THREADS, WARMUP_SECONDS } from "./settings";
+import { type FloorFigures, floorTable } from "./floors";
 import type { Interleaved, Measurement } from "./wrk";
 
 /** The targets, the figures against them, bench/results.json and the printed tables. */
@@ -29,6 +30,9 @@ const TARGETS = {
   storesVsSqlite: 0.7,
   /** Counting every request for /metrics costs the search at most 3 % (of its server CPU per request, and of its throughput). */
   metricsOnVsOff: 0.97,
+  /** A cold 20-line recipe (every line distinct, one worker): its p99, and analyses per second (issue #30). */
+  analysisP99Ms: 20,
+  analysesPerSecond: 500,
 };
 
 interface Target {
@@ -73,6 +77,8 @@ export interface Figures {
   twoWorkers: { search: Measurement; mix: Measurement; detail: Measurement };
   /** The PostgreSQL + Redis mode, or why it was skipped. */
   stores: StoresFigures | { skipped: string };
+  /** Each route against its floor and the ceiling, interleaved (bench/lib/floors.ts). */
+  floors: Partial<Record<string, FloorFigures>>;
   notes: string[];
 }
 
@@ -182,6 +188,14 @@ export function report(f: Figures): void {
   const metricsCpuRatio = f.metrics.cpuRatio;
   check("search with metrics off / on, server CPU per request (median)", metricsCpuRatio, `>= ${TARGETS.metricsOnVsOff}`, atLeast(metricsCpuRatio, TARGETS.metricsOnVsOff));
 
+  const { analysis, analysisOneClient } = f.floors;
+  if (analysisOneClient) check("cold 20-line analysis p99 (ms), one client, --workers 1", analysisOneClient.foodapi.p99Ms, `<= ${TARGETS.analysisP99Ms}`, atMost(analysisOneClient.foodapi.p99Ms, TARGETS.analysisP99Ms));
+  if (analysis) {
+    check("cold 20-line analysis p99 (ms), 64 connections, --workers 1", analysis.foodapi.p99Ms, "(reported)", null);
+    check("cold 20-line analyses per second, --workers 1", analysis.foodapi.requestsPerSecond, `>= ${TARGETS.analysesPerSecond}`, atLeast(analysis.foodapi.requestsPerSecond, TARGETS.analysesPerSecond));
+  }
+  for (const [name, floor] of Object.entries(f.floors)) if (floor) check(`${name} / its floor, req/s (interleaved, median)`, floor.foodapiVsFloor.rpsRatio, "(reported)", null);
+
   const totalSeconds = round((performance.now() - f.runStarted) / 1000, 1);
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", bun: Bun.version, wrk: f.wrkVersion };
   const results = {
@@ -196,6 +210,7 @@ export function report(f: Figures): void {
     sizes: f.sizes,
     ceilings,
     workloads: { oneWorker: workloads1, metrics: { off: f.metrics.a, on: f.metrics.b, rounds: f.metrics.rounds, ratioOnToOff: metricsRatio, cpuPerRequestOffToOn: metricsCpuRatio }, twoWorkers: workloads2, postgresRedis: workloadsStores ?? { skipped: (f.stores as { skipped: string }).skipped } },
+    floors: f.floors,
     targets,
     notes: f.notes,
   };
@@ -219,6 +234,8 @@ export function report(f: Figures): void {
   out.push(table(rows));
   out.push("ceilings (same wrk client and body size as the workloads they are compared with): search & trial vs 'ceiling search page'; mix vs 'ceiling search mix'; nutrient mix vs 'ceiling nutrient search mix'; detail vs 'ceiling food detail'; detail as a browser / gzip-only client gets it vs 'ceiling food detail as a browser gets it' / 'as gzip'; healthz vs 'ceiling healthz'");
   out.push(`peak RSS per process, VmHWM (anon part) MB: ${apiMeasurements.map((m) => `${m.label.replace(/ \([^)]*\)/, "")} ${m.peakRssPerProcessMb} (${m.peakAnonRssPerProcessMb})`).join("; ")}`);
+  out.push("", "Each route against its floor (bench/floor.ts) and the ceiling, interleaved; CPU x floor is foodapi's server CPU per request over the floor's:");
+  out.push(table(floorTable(f.floors)));
   out.push("");
   out.push(table([["target", "value", "target", "result"], ...targets.map((t) => [t.name, t.value === null ? "-" : String(t.value), t.target, t.pass === null ? "" : t.pass ? "met" : "NOT met"])]));
   if ("skipped" in f.stores) out.push("", `PostgreSQL + Redis mode skipped: ${f.stores.skipped}`);
@@ -244,6 +261,10 @@ function row(m: Compared, isCeiling = false): string[] {
     m.gainOverOneWorker === undefined ? "" : fmt(m.gainOverOneWorker, 2),
     m.ratioToSqlite === undefined ? "" : fmt(m.ratioToSqlite, 2),
   ];
+}
+
+export function printTable(title: string, rows: string[][]): void {
+  console.log(`${title}\n${table(rows)}`);
 }
 
 function table(rows: string[][]): string {

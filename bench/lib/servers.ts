@@ -149,3 +149,9 @@ export async function coldStartMs(binary: string, extraArgs: string[]): Promise<
     await stopProcessTree(child);
   }
 }
+
+/** bench/floor.ts serving the prepared answers in `answersDir` (bench/lib/floor-answers.ts), accepting `key`. */
+export async function startFloor(answersDir: string, key: string): Promise<Server & { key: string }> {
+  const { child, url } = await startListening([BUN, join(ROOT, "bench/floor.ts"), answersDir], "floor");
+  return { url, pid: child.pid, dataDir: "", key, stop: () => stopProcessTree(child) };
+}

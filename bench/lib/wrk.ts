@@ -189,60 +189,109 @@ export async function measureInterleaved(
   rounds: number,
   sliceSeconds: number,
 ): Promise<Interleaved> {
-  process.stderr.write(`bench: ${labels[0]} against ${labels[1]}, interleaved (${rounds} rounds of ${sliceSeconds} s each) ... `);
-  if (WARMUP_SECONDS > 0) for (const i of [0, 1] as const) await wrk(wrkPath, `${servers[i].url}${path}`, WARMUP_SECONDS, clients[i]);
-  const samplers = servers.map((server) => sampleMemory(server.pid, true));
-  const slices: [WrkResult[], WrkResult[]] = [[], []];
-  const perRound: Interleaved["rounds"] = [];
-  const cpuTotals = [0, 0];
-  let memories: MemoryReport[];
-  try {
-    for (let r = 0; r < rounds; r++) {
-      const taken: Partial<Record<0 | 1, Slice>> = {};
-      for (const i of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
-        const before = cpuSeconds(servers[i].pid, true);
-        const { result } = await wrk(wrkPath, `${servers[i].url}${path}`, sliceSeconds, clients[i]);
-        const cpu = cpuSeconds(servers[i].pid, true) - before;
-        cpuTotals[i] = cpuTotals[i]! + cpu;
-        slices[i].push(result);
-        taken[i] = { requestsPerSecond: result.requestsPerSecond, p99Ms: result.p99Ms, requests: result.requests, serverCpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : NaN };
-      }
-      const [a, b] = [taken[0]!, taken[1]!];
-      perRound.push({ a, b, rpsRatio: b.requestsPerSecond / a.requestsPerSecond, cpuRatio: a.serverCpuMicrosPerRequest / b.serverCpuMicrosPerRequest, p99Ratio: b.p99Ms / a.p99Ms });
-    }
-  } finally {
-    memories = samplers.map((sampler) => sampler.stop());
-  }
-  const side = (i: 0 | 1): Measurement => {
-    const requests = slices[i].reduce((sum, s) => sum + s.requests, 0);
-    return {
-      label: labels[i],
-      url: path,
-      requestsPerSecond: round(requests / (rounds * sliceSeconds), 1),
-      p50Ms: round(median(slices[i].map((s) => s.p50Ms)), 3),
-      p99Ms: round(median(slices[i].map((s) => s.p99Ms)), 3),
-      requests,
-      non2xx: slices[i].reduce((sum, s) => sum + s.non2xx, 0),
-      socketErrors: {
-        connect: slices[i].reduce((sum, s) => sum + s.socketErrors.connect, 0),
-        read: slices[i].reduce((sum, s) => sum + s.socketErrors.read, 0),
-        write: slices[i].reduce((sum, s) => sum + s.socketErrors.write, 0),
-        timeout: slices[i].reduce((sum, s) => sum + s.socketErrors.timeout, 0),
-      },
-      ...memories[i]!,
-      serverCpuMicrosPerRequest: requests > 0 ? round((cpuTotals[i]! * 1e6) / requests, 2) : undefined,
-    };
-  };
+  const rotation = await measureRotation(wrkPath, labels, servers, path, clients, rounds, sliceSeconds);
+  const perRound = rotation.rounds.map((slices) => {
+    const [a, b] = [slices[0]!, slices[1]!];
+    return { a, b, rpsRatio: b.requestsPerSecond / a.requestsPerSecond, cpuRatio: a.serverCpuMicrosPerRequest / b.serverCpuMicrosPerRequest, p99Ratio: b.p99Ms / a.p99Ms };
+  });
   const result: Interleaved = {
-    a: side(0),
-    b: side(1),
+    a: rotation.sides[0]!,
+    b: rotation.sides[1]!,
     rounds: perRound,
     rpsRatio: round(median(perRound.map((r) => r.rpsRatio)), 3),
     cpuRatio: round(median(perRound.map((r) => r.cpuRatio)), 3),
     p99Ratio: round(median(perRound.map((r) => r.p99Ratio)), 3),
   };
   process.stderr.write(
-    `${labels[1]}/${labels[0]}: req/s ${result.rpsRatio}, CPU per request ${labels[0]}/${labels[1]} ${result.cpuRatio} (medians of ${rounds} rounds; ${result.a.requestsPerSecond} and ${result.b.requestsPerSecond} req/s, ${result.a.serverCpuMicrosPerRequest} and ${result.b.serverCpuMicrosPerRequest} µs/request)\n`,
+    `bench: ${labels[1]}/${labels[0]}: req/s ${result.rpsRatio}, CPU per request ${labels[0]}/${labels[1]} ${result.cpuRatio} (medians of ${rounds} rounds; ${result.a.requestsPerSecond} and ${result.b.requestsPerSecond} req/s, ${result.a.serverCpuMicrosPerRequest} and ${result.b.serverCpuMicrosPerRequest} µs/request)\n`,
   );
   return result;
+}
+
+/** Several servers under one load, in turn: each side over all its slices, and every round's slices. */
+export interface Rotation {
+  sides: Measurement[];
+  rounds: Slice[][];
+}
+
+/** Server b against server a over a rotation's rounds: medians of the rounds' requests/s b/a, CPU per request b/a and p99 b/a. */
+export interface Compared {
+  rpsRatio: number;
+  cpuRatio: number;
+  p99Ratio: number;
+}
+
+export function compare(rotation: Rotation, a: number, b: number): Compared {
+  const of = (f: (x: Slice, y: Slice) => number) => round(median(rotation.rounds.map((slices) => f(slices[a]!, slices[b]!))), 3);
+  return {
+    rpsRatio: of((x, y) => y.requestsPerSecond / x.requestsPerSecond),
+    cpuRatio: of((x, y) => y.serverCpuMicrosPerRequest / x.serverCpuMicrosPerRequest),
+    p99Ratio: of((x, y) => y.p99Ms / x.p99Ms),
+  };
+}
+
+/**
+ * Servers compared under one load, all up at once, warmed up, taking the load in turn in short slices: for
+ * `rounds` rounds, in their order on even rounds and the reverse on odd ones, so that a drift within a round
+ * favours none. `paths` and `clients` are each server's (a floor, a ceiling and foodapi are driven by the
+ * same script). Bounded: servers x rounds x sliceSeconds of load.
+ */
+export async function measureRotation(
+  wrkPath: string,
+  labels: readonly string[],
+  servers: readonly Server[],
+  path: string,
+  clients: readonly WrkClient[],
+  rounds: number,
+  sliceSeconds: number,
+): Promise<Rotation> {
+  process.stderr.write(`bench: ${labels.join(" / ")}, interleaved (${rounds} rounds of ${sliceSeconds} s each) ... `);
+  const indices = servers.map((_, i) => i);
+  if (WARMUP_SECONDS > 0) for (const i of indices) await wrk(wrkPath, `${servers[i]!.url}${path}`, WARMUP_SECONDS, clients[i]);
+  const samplers = servers.map((server) => sampleMemory(server.pid, true));
+  const slices: WrkResult[][] = servers.map(() => []);
+  const perRound: Slice[][] = [];
+  const cpuTotals = servers.map(() => 0);
+  let memories: MemoryReport[];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const taken: Slice[] = [];
+      for (const i of r % 2 === 0 ? indices : [...indices].reverse()) {
+        const before = cpuSeconds(servers[i]!.pid, true);
+        const { result } = await wrk(wrkPath, `${servers[i]!.url}${path}`, sliceSeconds, clients[i]);
+        const cpu = cpuSeconds(servers[i]!.pid, true) - before;
+        cpuTotals[i] = cpuTotals[i]! + cpu;
+        slices[i]!.push(result);
+        taken[i] = { requestsPerSecond: result.requestsPerSecond, p99Ms: result.p99Ms, requests: result.requests, serverCpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : NaN };
+      }
+      perRound.push(taken);
+    }
+  } finally {
+    memories = samplers.map((sampler) => sampler.stop());
+  }
+  const side = (i: number): Measurement => {
+    const mine = slices[i]!;
+    const requests = mine.reduce((sum, s) => sum + s.requests, 0);
+    const total = (f: (s: WrkResult) => number) => mine.reduce((sum, s) => sum + f(s), 0);
+    return {
+      label: labels[i]!,
+      url: path,
+      requestsPerSecond: round(requests / (rounds * sliceSeconds), 1),
+      p50Ms: round(median(mine.map((s) => s.p50Ms)), 3),
+      p99Ms: round(median(mine.map((s) => s.p99Ms)), 3),
+      requests,
+      non2xx: total((s) => s.non2xx),
+      socketErrors: {
+        connect: total((s) => s.socketErrors.connect),
+        read: total((s) => s.socketErrors.read),
+        write: total((s) => s.socketErrors.write),
+        timeout: total((s) => s.socketErrors.timeout),
+      },
+      ...memories[i]!,
+      serverCpuMicrosPerRequest: requests > 0 ? round((cpuTotals[i]! * 1e6) / requests, 2) : undefined,
+    };
+  };
+  const sides = indices.map(side);
+  process.stderr.write(`${sides.map((s) => `${s.requestsPerSecond} req/s, p99 ${s.p99Ms} ms, ${s.serverCpuMicrosPerRequest} µs/request${s.non2xx ? `, non-2xx ${s.non2xx}` : ""}`).join(" / ")}\n`);
+  return { sides, rounds: perRound };
 }

@@ -1,0 +1,168 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../../test/helpers/paths";
+import { type FloorRequest, gatherFloorAnswers } from "./floor-answers";
+import type { Coding, FloorIndex } from "./floor-index";
+import { median, round } from "./numbers";
+import { tempDir } from "./processes";
+import { distinctRecipes, LINES_PER_RECIPE } from "./recipes";
+import { onServer, startCeiling, startFloor, startFoodapi } from "./servers";
+import { BROWSER_ACCEPT_ENCODING, ROUNDS, SEARCH_PATH, SECONDS, THREADS } from "./settings";
+import { type Compared, compare, type Measurement, measureRotation, type WrkClient } from "./wrk";
+
+/**
+ * Each measured route against its floor (bench/floor.ts, decisions §18) and the bare ceiling, the three
+ * interleaved (bench/lib/wrk.ts measureRotation) under the same wrk client: foodapi / floor is foodapi's own
+ * cost, floor / ceiling what the route's promised work costs over sending bytes.
+ */
+
+/** The floor workloads, by the names BENCH_WORKLOADS takes (comma-separated; all when unset). */
+const FLOOR_WORKLOADS = ["search", "detail", "detailGzip", "detailZstd", "lookup", "analysis", "analysisRepeated", "analysisOneClient"] as const;
+type FloorWorkload = (typeof FLOOR_WORKLOADS)[number];
+
+/** Details of this many foods (the first of the shuffled order): the floor holds each in three codings. */
+const DETAIL_FOODS = 2000;
+/**
+ * Distinct recipes (20 distinct lines each, no line in two), sent in turn and never twice to one server
+ * until the list runs out (bench/post.lua): 7,500 recipes last 15 s at 500 analyses per second.
+ */
+const RECIPES = 7500;
+/** Real analyses the floor sends in turn. */
+const ANALYSIS_SAMPLES = 20;
+const LOOKUP_FOODS = 10;
+const ANALYZE_PATH = "/v1/analyze";
+const LOOKUP_PATH = "/v1/foods/lookup";
+
+export interface FloorFigures {
+  label: string;
+  ceiling: Measurement;
+  floor: Measurement;
+  foodapi: Measurement;
+  /** foodapi against its floor, and the floor against the ceiling: requests/s, CPU per request and p99, each b/a. */
+  foodapiVsFloor: Compared;
+  floorVsCeiling: Compared;
+  /** The analysis: server CPU per recipe line (µs), foodapi's and the floor's. */
+  cpuMicrosPerLine?: { foodapi: number | undefined; floor: number | undefined };
+}
+
+export function selectedFloorWorkloads(): FloorWorkload[] {
+  const asked = process.env.BENCH_WORKLOADS?.split(",").map((w) => w.trim()).filter(Boolean);
+  if (!asked) return [...FLOOR_WORKLOADS];
+  const unknown = asked.filter((w) => !(FLOOR_WORKLOADS as readonly string[]).includes(w));
+  if (unknown.length) throw new Error(`BENCH_WORKLOADS: unknown ${unknown.join(", ")} (known: ${FLOOR_WORKLOADS.join(", ")})`);
+  return FLOOR_WORKLOADS.filter((w) => asked.includes(w));
+}
+
+export async function measureFloors(wrkPath: string, binary: string, foodNumbers: string[], workloads: FloorWorkload[]): Promise<Partial<Record<FloorWorkload, FloorFigures>>> {
+  const inputs = tempDir("foodapi-bench-floor-");
+  const details = foodNumbers.slice(0, DETAIL_FOODS);
+  const detailsFile = join(inputs, "detail-paths.txt");
+  writeFileSync(detailsFile, details.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
+  const recipes = distinctRecipes(RECIPES + 1);
+  const repeated = recipes.pop()!;
+  const recipesFile = join(inputs, "recipes.txt");
+  writeFileSync(recipesFile, recipes.join("\n") + "\n");
+  const repeatedFile = join(inputs, "recipe-repeated.txt");
+  writeFileSync(repeatedFile, repeated + "\n");
+  const lookupBody = JSON.stringify({ foodNumbers: details.slice(0, LOOKUP_FOODS) });
+  const lookupFile = join(inputs, "lookup.txt");
+  writeFileSync(lookupFile, lookupBody + "\n");
+
+  // The prepared answers, from a foodapi of their own: the measured ones start with cold caches.
+  const wants = new Set(workloads);
+  const requests: FloorRequest[] = [];
+  if (wants.has("search")) requests.push({ method: "GET", target: SEARCH_PATH, coding: "identity" });
+  const codings: [FloorWorkload, Coding][] = [["detail", "identity"], ["detailGzip", "gzip"], ["detailZstd", "zstd"]];
+  for (const [name, coding] of codings) if (wants.has(name)) for (const n of details) requests.push({ method: "GET", target: `/v1/foods/${n}`, coding });
+  if (wants.has("lookup")) requests.push({ method: "POST", target: LOOKUP_PATH, body: lookupBody });
+  if (workloads.some((w) => w.startsWith("analysis"))) for (const body of [repeated, ...recipes.slice(-ANALYSIS_SAMPLES + 1)]) requests.push({ method: "POST", target: ANALYZE_PATH, body, analysis: true });
+  const answersDir = join(inputs, "answers");
+  mkdirSync(answersDir);
+  process.stderr.write(`bench: the floor's ${requests.length} prepared answers, from a running foodapi ... `);
+  const source = await startFoodapi(binary, ["--workers", "1"]);
+  let floorKey: string;
+  try {
+    floorKey = (await gatherFloorAnswers(source, requests, answersDir)).key;
+  } finally {
+    await source.stop();
+  }
+  process.stderr.write("done\n");
+  const index = JSON.parse(readFileSync(join(answersDir, "index.json"), "utf8")) as FloorIndex;
+  const sizeOf = (prefix: string, suffix: string) => Math.round(median(index.answers.filter((a) => a.key.startsWith(prefix) && a.key.endsWith(suffix)).map((a) => a.length)));
+
+  const keyed = (server: { key: string }): WrkClient => ({ headers: [`X-API-Key: ${server.key}`] });
+  const paths = (env: Record<string, string>) => (server: { key: string }): WrkClient => ({ script: join(ROOT, "bench/paths.lua"), env: { ...env, BENCH_API_KEY: server.key } });
+  // Each server goes on through the bodies from slice to slice (its own next index in a state file).
+  const posts = (file: string, threads = THREADS, connections?: number) => (server: { key: string }): WrkClient => ({
+    script: join(ROOT, "bench/post.lua"),
+    env: { BENCH_BODIES_FILE: file, BENCH_API_KEY: server.key, BENCH_THREADS: String(threads), BENCH_STATE_FILE: `${file}.${server.key}.next` },
+    threads,
+    ...(connections ? { connections } : {}),
+  });
+  const analysisBytes = () => Math.round(median(index.analyses.map((a) => a.length)));
+  const plans: Record<FloorWorkload, { label: string; path: string; bytes: () => number; client: (server: { key: string }) => WrkClient; lines?: number }> = {
+    search: { label: "search q=chicken&limit=20", path: SEARCH_PATH, bytes: () => sizeOf(`GET ${SEARCH_PATH} `, "identity"), client: keyed },
+    detail: { label: `GET /v1/foods/{n} random (${DETAIL_FOODS} foods)`, path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " identity"), client: paths({ BENCH_PATHS_FILE: detailsFile }) },
+    detailGzip: { label: "GET /v1/foods/{n} random, Accept-Encoding: gzip", path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " gzip"), client: paths({ BENCH_PATHS_FILE: detailsFile, BENCH_ACCEPT_ENCODING: "gzip" }) },
+    detailZstd: { label: `GET /v1/foods/{n} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " zstd"), client: paths({ BENCH_PATHS_FILE: detailsFile, BENCH_ACCEPT_ENCODING: BROWSER_ACCEPT_ENCODING }) },
+    lookup: { label: `POST /v1/foods/lookup (${LOOKUP_FOODS} foods, repeated)`, path: LOOKUP_PATH, bytes: () => sizeOf(`POST ${LOOKUP_PATH} `, ""), client: posts(lookupFile) },
+    analysis: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile), lines: LINES_PER_RECIPE },
+    // One client waiting for each answer: the p99 is an analysis's own time, not a queue behind 63 others.
+    analysisOneClient: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold), one client (-t1 -c1)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile, 1, 1), lines: LINES_PER_RECIPE },
+    analysisRepeated: { label: `POST /v1/analyze, one ${LINES_PER_RECIPE}-line recipe repeated`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(repeatedFile), lines: LINES_PER_RECIPE },
+  };
+
+  const floor = await startFloor(answersDir, floorKey);
+  const figures: Partial<Record<FloorWorkload, FloorFigures>> = {};
+  try {
+    for (const name of workloads) {
+      const plan = plans[name];
+      const bytes = Math.max(16, plan.bytes());
+      const ceiling = await startCeiling(bytes);
+      try {
+        // A fresh foodapi per workload: the distinct recipes find no line analysed before.
+        figures[name] = await onServer(binary, ["--workers", "1"], async (foodapi) => {
+          const servers = [ceiling, floor, foodapi];
+          const labels = [`ceiling (${bytes} B)`, `floor ${plan.label}`, plan.label];
+          const clients = [plan.client({ key: "fnk_ceiling" }), plan.client(floor), plan.client(foodapi)];
+          const rotation = await measureRotation(wrkPath, labels, servers, plan.path, clients, ROUNDS, Math.max(1, Math.round(SECONDS / ROUNDS)));
+          const [c, f, a] = rotation.sides as [Measurement, Measurement, Measurement];
+          const perLine = (m: Measurement) => (m.serverCpuMicrosPerRequest === undefined || !plan.lines ? undefined : round(m.serverCpuMicrosPerRequest / plan.lines, 2));
+          return {
+            label: plan.label,
+            ceiling: { ...c, bodyBytes: bytes },
+            floor: f,
+            foodapi: a,
+            foodapiVsFloor: compare(rotation, 1, 2),
+            floorVsCeiling: compare(rotation, 0, 1),
+            ...(plan.lines ? { cpuMicrosPerLine: { foodapi: perLine(a), floor: perLine(f) } } : {}),
+          };
+        });
+      } finally {
+        await ceiling.stop();
+      }
+    }
+  } finally {
+    await floor.stop();
+  }
+  return figures;
+}
+
+/** The floors' table: requests/s, p99 and server CPU per request of each side, and the ratios. */
+export function floorTable(figures: Partial<Record<string, FloorFigures>>): string[][] {
+  const rows = [["workload (--workers 1)", "req/s foodapi | floor | ceiling", "foodapi/floor", "floor/ceiling", "p99 ms foodapi | floor | ceiling", "CPU µs/req foodapi | floor | ceiling", "CPU x floor"]];
+  for (const f of Object.values(figures)) {
+    if (!f) continue;
+    const three = (g: (m: Measurement) => number | undefined) => [f.foodapi, f.floor, f.ceiling].map((m) => String(g(m) ?? "-")).join(" | ");
+    rows.push([
+      f.label,
+      three((m) => m.requestsPerSecond),
+      String(f.foodapiVsFloor.rpsRatio),
+      String(f.floorVsCeiling.rpsRatio),
+      three((m) => m.p99Ms),
+      three((m) => m.serverCpuMicrosPerRequest) + (f.cpuMicrosPerLine ? ` (per line ${f.cpuMicrosPerLine.foodapi} | ${f.cpuMicrosPerLine.floor})` : ""),
+      String(f.foodapiVsFloor.cpuRatio),
+    ]);
+  }
+  return rows;
+}
