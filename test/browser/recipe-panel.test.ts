@@ -94,6 +94,9 @@ describe.skipIf(NO_CHROMIUM)("the dashboard's recipe panel", () => {
       await analyzeInPage(page, RECIPE, 2);
       const api = await analyzeByApi(key, RECIPE, 2);
 
+      // One request per line, and the quota left said beside the button (a new key's window: 1000).
+      expect(await page.locator("#recipe-cost").textContent()).toBe("Costs one request per line (a trial token has 30).");
+      expect(await page.locator("#recipe-quota").textContent()).toBe(`${1000 - RECIPE.length} of 1000 requests in this window left.`);
       const rows = await rowTexts(page);
       expect(rows.map((row) => row[0])).toEqual(RECIPE);
       for (const [i, item] of api.items.entries()) {
@@ -138,14 +141,14 @@ describe.skipIf(NO_CHROMIUM)("the dashboard's recipe panel", () => {
   test("choosing an alternative food re-analyses with that line's #number; a refusal is said inside the panel's form", async () => {
     const { page, context, outside, problems, key } = await openWithKey(VIEWPORTS[0]);
     // By weight, so that any food the line is forced to gives grams.
-    const recipe = ["100 g cheddar cheese", RECIPE[1]!];
+    const recipe = ["100 g cheddar cheese", "2 tbsp olive oil"];
     await analyzeInPage(page, recipe, 1);
     const before = await analyzeByApi(key, recipe, 1);
     const alternative = before.items[0]!.alternatives[0]!;
     await foodCell(page, 0).locator("select").selectOption(alternative.foodNumber);
     const forced = `${recipe[0]} #${alternative.foodNumber}`;
     await page.locator("#recipe-rows tr:first-child td:first-child", { hasText: `#${alternative.foodNumber}` }).waitFor();
-    expect((await page.getByLabel("Ingredient lines").inputValue()).split("\n")).toEqual([forced, recipe[1]]);
+    expect((await page.getByLabel("Ingredient lines").inputValue()).split("\n")).toEqual([forced, recipe[1]!]);
     expect(await foodCell(page, 0).locator("select").evaluate((select: any) => select.selectedOptions[0].textContent)).toBe(alternative.name);
     expect((await rowTexts(page))[0]![3]).toBe("100 %");
     // The focus stays on that line's food, for the next choice.
