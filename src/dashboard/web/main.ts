@@ -4,6 +4,7 @@ import { onKeyCall } from "./api";
 import { setupKeys } from "./keys";
 import { clearMessagesOnAction } from "./messages";
 import { setupPlayground } from "./playground";
+import { setupRecipe } from "./recipe";
 import { setupTrial } from "./trial";
 
 /**
@@ -12,6 +13,7 @@ import { setupTrial } from "./trial";
  */
 const trial = setupTrial({ onToken: (token) => playground.useTrialToken(token) });
 const playground = setupPlayground({ onTrialQuota: (remaining) => trial.showRemaining(remaining) });
+setupRecipe({ call: playground.call });
 const sessionEnded = () => account.showSignedOut("Your session has ended (signed out from another device, or expired). Sign in again.", true);
 const keys = setupKeys({ onUseKey: (key) => playground.useApiKey(key), onSessionEnded: sessionEnded });
 const accountPanel = setupAccountPanel({

@@ -1,6 +1,7 @@
 import { callApi, type ApiResult, type Credential, quotaOf } from "./api";
 import { byId, el, onSubmit } from "./dom";
-import { messageArea } from "./messages";
+import { labelFigure, type NutritionLabel } from "./label-figure";
+import { type MessageArea, messageArea } from "./messages";
 
 interface SearchResult {
   /** `nutrients` only with a nutrient sort or filter: the named nutrients' values per 100 g. */
@@ -66,28 +67,40 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
     return key ? { kind: "key", value: key } : undefined;
   };
 
-  /** Every data call: shows the quota left (refusals carry it too), and reports a refusal. */
-  const dataCall = async <T>(path: string): Promise<T | undefined> => {
+  /**
+   * Every call with the playground's credential (the search's, the food view's, the recipe panel's): shows the
+   * quota left (refusals carry it too), and says a refusal in `messages`, about `fields` (the key typed, for
+   * a refused credential).
+   */
+  const credentialCall = async <T>(
+    method: string,
+    path: string,
+    options: { body?: unknown; messages: MessageArea; fields?: (refusal: { status: number; message: string }) => HTMLElement[] },
+  ): Promise<T | undefined> => {
     const current = credential();
     if (!current) {
-      searchMessages.fail("Enter an API key, or get a trial token above, to use the playground.", [keyInput]);
+      options.messages.fail("Enter an API key in the playground, or get a trial token above.", [keyInput]);
       return undefined;
     }
-    const result: ApiResult<T> = await callApi<T>("GET", path, { credential: current });
+    const result: ApiResult<T> = await callApi<T>(method, path, { credential: current, body: options.body });
     const quota = quotaOf(result.headers);
     if (quota) {
       const what = quota.policy === "trial" ? "trial requests" : "requests in this window";
-      byId("quota").textContent = `${quota.remaining} of ${quota.limit} ${what} left.`;
+      for (const line of document.querySelectorAll(".quota")) line.textContent = `${quota.remaining} of ${quota.limit} ${what} left.`;
       if (current.kind === "trial") events.onTrialQuota(quota.remaining);
     }
     if (!result.ok) {
-      // An answer on screen from before the refusal would read as the answer to this request.
-      hideAnswers();
-      // A refused credential: the key typed is what to look at (a trial token has no field).
-      searchMessages.fail(result.message, result.status === 401 && current.kind === "key" ? [keyInput] : []);
+      options.messages.fail(result.message, result.status === 401 && current.kind === "key" ? [keyInput] : (options.fields?.(result) ?? []));
       return undefined;
     }
     return result.data;
+  };
+
+  const dataCall = async <T>(path: string): Promise<T | undefined> => {
+    const data = await credentialCall<T>("GET", path, { messages: searchMessages });
+    // An answer on screen from before a refusal would read as the answer to this request.
+    if (data === undefined) hideAnswers();
+    return data;
   };
 
   const hideAnswers = () => {
@@ -205,8 +218,19 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
       }),
     );
     byId("food-detail").hidden = false;
+    void showLabel(food);
     // Another food: its name has the focus. The same food in another amount: its caption, a live region, says so.
     if (!sameFood) byId("food-name").focus();
+  };
+
+  /** The food's Nutrition Facts label for the serving its table shows (one more request of the quota). */
+  const showLabel = async (food: FoodDetail) => {
+    const box = byId("food-label");
+    box.replaceChildren();
+    const serving = food.basis.portion ? `portion=${food.basis.portion.seq}` : `grams=${food.basis.grams}`;
+    const label = await credentialCall<NutritionLabel>("GET", `/v1/foods/${encodeURIComponent(food.foodNumber)}/label?${serving}`, { messages: searchMessages });
+    // Another food or amount asked for meanwhile: its own label is on its way.
+    if (label && shownFood === food.foodNumber) box.replaceChildren(labelFigure(label));
   };
 
   // A portion picked applies at once; grams apply with the button (or Enter).
@@ -239,6 +263,7 @@ export function setupPlayground(events: { onTrialQuota(remaining: number): void 
   void loadGroups();
 
   return {
+    call: credentialCall,
     /** After sign-out, a key of that account has no business staying in the playground. */
     forgetApiKey() {
       keyInput.value = "";
