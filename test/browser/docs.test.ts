@@ -30,7 +30,10 @@ describe.skipIf(NO_CHROMIUM)("offline pages", () => {
     await page.getByRole("heading", { name: "Rate limits" }).waitFor();
     // The sidebar lists each operation once: the data routes' HEAD is documented (and said on each GET),
     // not listed a second time as "(headers only)".
-    expect(all.filter((operation) => operation.ignored).map((operation) => operation.method)).toEqual(["head", "head", "head", "head", "head"]);
+    // Every HEAD is left out, and nothing else (one HEAD per GET answered by the dispatcher, however many).
+    const heads = all.filter((operation) => operation.method === "head");
+    expect(heads.length).toBeGreaterThanOrEqual(5);
+    expect(all.filter((operation) => operation.ignored)).toEqual(heads.map((head) => ({ ...head, ignored: true })));
     const listed = (await page.getByRole("navigation", { name: /^Sidebar for / }).locator("button", { hasText: "HTTP Method:" }).allTextContents()).map(
       (text) => text.replace(/HTTP Method:\s*\w+$/, ""),
     );
