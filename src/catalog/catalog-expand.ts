@@ -1,46 +1,80 @@
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { restoreFoodDetails } from "./import/sqlite-details";
+import { ANSWER_FILE_SUFFIX, writeAnswerFile } from "./answer-file";
+import { unpackAnswers } from "./answer-pack";
 import { createFileBeside } from "../platform/storage/file-beside";
 
+/** The two files a served catalog is read from: its SQLite database and its answers file (answer-file.ts). */
+export interface CatalogFiles {
+  readonly catalog: string;
+  readonly answers: string;
+}
+
 /**
- * Expands the compressed catalog at `source` (inside the binary) into `cacheDir` as `catalog-<id>.sqlite`:
- * decompresses it, then rebuilds the detail answers the embedded form leaves out (../catalog/import/sqlite-details.ts).
+ * Expands the files embedded in the binary (`embedded`: the catalog, zstd-compressed without its detail
+ * answers, and the packed answers file, answer-pack.ts) into `cacheDir` as `catalog-<id>.sqlite` and
+ * `catalog-<id>.v<N>.answers`, each unless it is there already. Nothing is computed: both were made at
+ * build time (scripts/compress-catalog.ts), so the first start only inflates and writes.
  * Several processes may race to do it: each writes its own partial file (in a private directory beside the
- * target: ./file-beside.ts) and renames it into place, so a reader never sees a half-written one; the data
- * is flushed before the rename, so a crash cannot leave a short file under the final name, which later
- * starts trust without reading it. Throws on failure, after removing its partial file.
- *
- * Decompressing in one piece, in this process: streaming kept more memory resident for good (the embedded
- * file's pages it read stay mapped) and was slower (figures: docs/performance.md).
+ * target: ../platform/storage/file-beside.ts) and renames it into place, so a reader never sees a
+ * half-written one; the data is flushed before the rename, so a crash cannot leave a short file under the
+ * final name, which later starts trust without reading it. Throws on failure, after removing its partial file.
  */
-export async function expandCatalog(source: string, id: string, cacheDir: string): Promise<string> {
-  const name = catalogFileName(id);
-  const target = join(cacheDir, name);
+export async function expandCatalog(embedded: CatalogFiles, id: string, cacheDir: string): Promise<CatalogFiles> {
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const files = { catalog: join(cacheDir, catalogFileName(id)), answers: join(cacheDir, answersFileName(id)) };
+  // Bun.file: node:fs cannot open a file inside the binary.
+  if (!existsSync(files.answers)) await writeInPlace(files.answers, async (path) => unpackAnswers(await Bun.file(embedded.answers).bytes(), path));
+  if (!existsSync(files.catalog)) await writeInPlace(files.catalog, async (path) => writeAll(path, Bun.zstdDecompressSync(await Bun.file(embedded.catalog).bytes())));
+  // The compressed and inflated buffers (~80 MB) would otherwise stay resident in the server that expanded them.
+  Bun.gc(true);
+  // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
+  // (The private directories of expansions killed midway went when this one's were made:
+  // ../platform/storage/file-beside.ts.) Partial files beside the target, without a directory of their own,
+  // are an earlier release's, and as old as it.
+  for (const old of readdirSync(cacheDir)) {
+    const path = join(cacheDir, old);
+    if (EXPANDED.test(old) && path !== files.catalog && path !== files.answers) rmSync(path, { force: true });
+    if (/^catalog-[0-9a-f]+\.sqlite\.partial-\d+$/.test(old) && abandoned(path)) rmSync(path, { force: true });
+  }
+  return files;
+}
+
+/** Every build's expanded files, whatever the version of their answers file. */
+const EXPANDED = /^catalog-[0-9a-f]+\.(?:sqlite|v\d+\.answers)$/;
+/** The answers files made for catalogs named by --catalog (`answersForCatalogFile`). */
+const DERIVED = /^catalog-file-[0-9a-f]+\.v\d+\.answers$/;
+
+/**
+ * The answers file of a catalog file written by `foodapi import` (`--catalog`, or dist/catalog.sqlite when
+ * running from source), made from its `food_details` into `cacheDir` the first time that file is served and
+ * named by the file's identity (path, inode, size, modification time), so that a new import makes a new
+ * one. Only one is kept: making one removes those of other catalog files (a server still reading one keeps
+ * it until it exits).
+ */
+export async function answersForCatalogFile(catalogPath: string, catalog: Database, cacheDir: string, log?: (line: string) => void): Promise<string> {
+  const file = statSync(catalogPath);
+  const identity = [realpathSync(catalogPath), file.dev, file.ino, file.size, file.mtimeMs].join("\0");
+  const name = `catalog-file-${new Bun.CryptoHasher("sha256").update(identity).digest("hex").slice(0, 16)}${ANSWER_FILE_SUFFIX}`;
+  const target = join(cacheDir, name);
+  if (existsSync(target)) return target;
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  log?.(`preparing the detail answers of ${catalogPath} in ${target} …`);
+  await writeInPlace(target, (path) => writeAnswerFile(catalog, path));
+  for (const old of readdirSync(cacheDir)) if (DERIVED.test(old) && old !== name) rmSync(join(cacheDir, old), { force: true });
+  return target;
+}
+
+/** Writes a new file through `write` and renames it to `target` once flushed (file-beside.ts). */
+async function writeInPlace(target: string, write: (path: string) => unknown): Promise<void> {
   const partial = createFileBeside(target, 0o644);
   try {
-    // Bun.file: node:fs cannot open a file inside the binary.
-    writeAll(partial.path, Bun.zstdDecompressSync(await Bun.file(source).bytes()));
-    await restoreFoodDetails(partial.path);
-    // The rebuild's garbage (~100 MB of rows and answers) would otherwise stay resident, for good, in the
-    // server that expanded the catalog: collected now, it leaves what a later start has (~50 MB).
-    Bun.gc(true);
-    // One flush for the decompressed pages and the rebuilt ones (SQLite itself was told not to).
+    await write(partial.path);
     partial.putInPlace();
   } finally {
     partial.remove();
   }
-  // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
-  // (The private directories of expansions killed midway, 44 MB each, went when this one's was made:
-  // ./file-beside.ts.) Partial files beside the target, without a directory of their own, are an earlier
-  // release's, and as old as it.
-  for (const old of readdirSync(cacheDir)) {
-    const path = join(cacheDir, old);
-    if (/^catalog-[0-9a-f]+\.sqlite$/.test(old) && old !== name) rmSync(path, { force: true });
-    if (/^catalog-[0-9a-f]+\.sqlite\.partial-\d+$/.test(old) && abandoned(path)) rmSync(path, { force: true });
-  }
-  return target;
 }
 
 /** No expansion takes this long, even emulated: the linux-arm64 release test, under qemu, is over in ~13 s. */
@@ -62,4 +96,8 @@ function writeAll(path: string, bytes: Uint8Array): void {
 
 export function catalogFileName(id: string): string {
   return `catalog-${id}.sqlite`;
+}
+
+export function answersFileName(id: string): string {
+  return `catalog-${id}${ANSWER_FILE_SUFFIX}`;
 }

@@ -1,6 +1,6 @@
 /**
- * The compressed forms of food details that have been sent (stored, or made once: br), kept in memory for the
- * next client asking for the same food in the same coding. Each form is copied once into a 1 MB chunk: no
+ * The br forms of food details made for a client (made once: catalog/service.ts), kept in memory for the
+ * next client asking for the same food in br. Each form is copied once into a 1 MB chunk: no
  * object, buffer or allocation per form, so the collector has nothing to walk or free, and memory grows by
  * the forms' bytes alone, at most the catalog's (8,789 answers, ~20 MB a coding). A form is sent as a view of
  * its chunk: the view is the only allocation per request.
@@ -25,9 +25,9 @@ export class KeptForms {
     return this.chunks[chunk - 1]!.subarray(offset, offset + this.lengthOf[foodId]!);
   }
 
-  /** Keeps a copy of `form` for `foodId` (once: a food's form never changes while served). */
-  keep(foodId: number, form: Uint8Array): void {
-    if (this.chunkOf[foodId] || foodId < 0 || foodId >= SLOTS) return;
+  /** Keeps a copy of `form` for `foodId` (once: a food's form never changes while served); returns the form. */
+  keep(foodId: number, form: Uint8Array): Uint8Array {
+    if (this.chunkOf[foodId] || foodId < 0 || foodId >= SLOTS) return form;
     let last = this.chunks.at(-1);
     if (last === undefined || this.free < form.byteLength) {
       // What is left of the last chunk goes unused: a form never spans two chunks.
@@ -41,6 +41,7 @@ export class KeptForms {
     this.chunkOf[foodId] = this.chunks.length;
     this.offsetOf[foodId] = offset;
     this.lengthOf[foodId] = form.byteLength;
+    return form;
   }
 
   /** The bytes held (whole chunks), for a test of the bound. */

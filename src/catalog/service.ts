@@ -7,7 +7,7 @@ import { createFoodOrders } from "./food-orders";
 import { KeptForms } from "./kept-forms";
 import { matchesAllTerms, rankPositions } from "./ranking";
 import { parseSearchQuery, type SearchParams } from "./search-params";
-import { type CatalogStore, STORED_CODINGS, type StoredCoding, type StoredDetail } from "./store";
+import { type AnswerForm, type CatalogStore, STORED_CODINGS, type StoredDetail } from "./store";
 import type { FoodDetail, FoodGroupList, FoodSearchItem, NutrientList, SearchResult } from "./model";
 
 /** The trigram index needs three characters; shorter terms are checked on the candidates it returns. */
@@ -256,72 +256,38 @@ export interface DetailView {
 const DETAIL_CODINGS = [...STORED_CODINGS, "br"] as const satisfies readonly Coding[];
 
 /**
- * Food details. The importer stored each answer compressed as zstd and as gzip. A client that accepts one
- * gets those bytes as they are, kept in memory once sent (kept-forms.ts: no read, copy or allocation per
- * request after the first). A client that wants br gets a form made from the JSON on the first such request
- * for the food, and kept the same way: made once per food per worker (~0.4 ms), never evicted (at most the
- * catalog's br forms, ~18 MB), so never made again. Stored at import instead, they would add as much to the
- * catalog file and more than double the first start's rebuild of the stored answers, for the few clients that
- * take br alone (design §9; figures in docs/performance.md). Any other client gets the gzip form decompressed
- * for its request, and nothing of it is kept: under random access a cache of decompressed answers hit a few
- * per cent of requests, and the 16 KB buffers it retained, freed in bursts by the collector, made the
- * allocator return pages to the kernel and fault them back in, costly on a virtual machine: without the
- * cache, far fewer faults and more requests per second (figures: docs/performance.md). A view (selected
- * nutrients, scaled amounts) is made from the decompressed JSON for its request.
+ * Food details. Every food's answer is ready in the catalog's answers file, as JSON and in each stored
+ * coding (answer-file.ts): a plain detail in those is sent as the file's bytes, a view of memory every worker
+ * shares, with nothing read, copied or decompressed for the request. A client that wants br gets a form
+ * made from the JSON on the first such request for the food, and kept (kept-forms.ts): made once per food
+ * per worker (~0.4 ms), never evicted (at most the catalog's br forms, ~18 MB), so never made again. Stored
+ * in the answers file instead, they would add ~20 MB to the binary for the few clients that take br alone
+ * (design §9; figures in docs/performance.md). A view (selected nutrients, scaled amounts) is made from
+ * the JSON for its request.
  */
 export function createFoodDetails(store: CatalogStore) {
   const idOf = foodIdLookup(store);
   let decimals: ReadonlyMap<string, number> | undefined;
   const decimalsOf = () => (decimals ??= new Map(store.nutrients().map((n) => [n.number, n.decimals])));
-  const kept: Record<Coding, KeptForms> = { zstd: new KeptForms(), gzip: new KeptForms(), br: new KeptForms() };
-  // Every form of an answer carries the same entity-tag base (that of its identity bytes).
-  const etags = new Map<number, string>();
+  const brForms = new KeptForms();
 
-  /** A stored form as sent: kept after the first time, for the next client asking in that coding. */
-  const storedForm = (id: number, coding: StoredCoding): StoredDetail => {
-    const body = kept[coding].get(id);
-    if (body !== undefined) return { etag: etags.get(id)!, body };
-    const stored = read(id, coding);
-    kept[coding].keep(id, stored.body);
-    etags.set(id, stored.etag);
-    return stored;
-  };
-  /**
-   * The JSON bytes of a food's detail, from its gzip form (kept, if a gzip client had it, else read and let
-   * go), with libdeflate: it decodes these answers faster than zstd's decoder, which sets up a context per call.
-   */
-  const gzipForm = (id: number): StoredDetail => {
-    const body = kept.gzip.get(id);
-    return body === undefined ? read(id, "gzip") : { etag: etags.get(id)!, body };
-  };
-  const identity = (gzip: StoredDetail): Uint8Array<ArrayBuffer> => Bun.gunzipSync(gzip.body, { library: "libdeflate" });
-  const read = (id: number, coding: StoredCoding): StoredDetail => {
-    const stored = store.storedDetail(id, coding);
-    if (stored === undefined) throw new Error(`food ${id} has no stored detail`);
-    return stored;
+  const stored = (id: number, form: AnswerForm): StoredDetail => {
+    const answer = store.storedDetail(id, form);
+    if (answer === undefined) throw new Error(`food ${id} has no stored detail`);
+    return answer;
   };
 
-  /** A food's br form, made from its JSON and kept: called only when none is kept yet. */
-  const brotliForm = (id: number, gzip: StoredDetail): Uint8Array => {
-    const body = compress(identity(gzip), "br", "kept");
-    kept.br.keep(id, body);
-    etags.set(id, gzip.etag);
-    return body;
-  };
-
-  /** A food's stored answer: each coding as stored, br as made once, identity decompressed from gzip. */
+  /** A food's stored answer: each form as stored, br as made once. */
   const storedAnswer = (id: number): EncodedAnswer => ({
     offered: DETAIL_CODINGS,
     open(coding) {
-      if (coding === "br") {
-        const body = kept.br.get(id);
-        if (body !== undefined) return { etag: etags.get(id)!, body: () => body };
-        // A 304 asks for the tag only: the form is made when a body is sent.
-        const gzip = gzipForm(id);
-        return { etag: gzip.etag, body: () => brotliForm(id, gzip) };
+      if (coding !== "br") {
+        const answer = stored(id, coding);
+        return { etag: answer.etag, body: () => answer.body };
       }
-      const stored = coding === "identity" ? gzipForm(id) : storedForm(id, coding);
-      return { etag: stored.etag, body: () => (coding === "identity" ? identity(stored) : stored.body) };
+      const identity = stored(id, "identity");
+      // A 304 asks for the tag only: the form is made when a body is sent.
+      return { etag: identity.etag, body: () => brForms.get(id) ?? brForms.keep(id, compress(identity.body, "br", "kept")) };
     },
   });
 
@@ -329,7 +295,7 @@ export function createFoodDetails(store: CatalogStore) {
 
   /** With `view`, a copy listing only the nutrients asked for (unknown numbers are absent), scaled to the amount asked for. */
   const viewJson = (id: number, view: DetailView): string => {
-    let detail = JSON.parse(utf8.decode(identity(gzipForm(id)))) as FoodDetail;
+    let detail = JSON.parse(utf8.decode(stored(id, "identity").body)) as FoodDetail;
     if (view.nutrients !== undefined) {
       const wanted = new Set(view.nutrients);
       detail = { ...detail, nutrients: detail.nutrients.filter((n) => wanted.has(n.number)) };
@@ -353,7 +319,7 @@ export function createFoodDetails(store: CatalogStore) {
     json(foodNumber: string, view: DetailView = {}): string | null {
       const id = idOf(foodNumber);
       if (id === null) return null;
-      return isPlain(view) ? utf8.decode(identity(gzipForm(id))) : viewJson(id, view);
+      return isPlain(view) ? utf8.decode(stored(id, "identity").body) : viewJson(id, view);
     },
   };
 }

@@ -2,8 +2,9 @@ import type { Database } from "bun:sqlite";
 import { asc, count, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { catalogInfo, foodGroups, foods, nutrients } from "./sqlite-schema";
+import type { AnswerFile } from "./answer-file";
 import type { Candidate } from "./ranking";
-import type { CatalogStore, FoodGroupCount, FoodNutrientValue, NutrientDefinition, NutrientRanking, PortionRow, StoredCoding, StoredDetail } from "./store";
+import type { CatalogStore, FoodGroupCount, FoodNutrientValue, NutrientDefinition, NutrientRanking, PortionRow } from "./store";
 
 /** The importer's little-endian arrays (import/sqlite-rankings.ts), read whatever this machine's byte order. */
 function decodeRanking(foodIdBytes: Uint8Array, valueBytes: Uint8Array): NutrientRanking {
@@ -46,11 +47,12 @@ const ZERO = "0".charCodeAt(0);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * The catalog's reads from its SQLite database. Queries on request paths are prepared once (building a
- * drizzle query costs more than running it); the catalog is immutable while served, so the small lists
- * (groups, nutrients, counts) are read once and kept.
+ * The catalog's reads from its SQLite database, and its detail answers from its answers file (mapped,
+ * answer-file.ts). Queries on request paths are prepared once (building a drizzle query costs more than
+ * running it); the catalog is immutable while served, so the small lists (groups, nutrients, counts) are
+ * read once and kept.
  */
-export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
+export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile): CatalogStore {
   const db = drizzle(sqlite);
 
   // Plain prepared SQL: the food index reads every food once per worker, and drizzle's row mapping left
@@ -66,9 +68,6 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
   // Plain prepared SQL too: the blobs come as they are, without drizzle's copy of each into a Buffer.
   type RankingRow = { foodIds: Uint8Array; values: Uint8Array };
   const rankingOf = sqlite.query<RankingRow, [string]>(`SELECT food_ids AS foodIds, "values" FROM nutrient_rankings WHERE nutrient_number = ?1`);
-  // Plain prepared SQL: one row on every detail request, and drizzle's row mapping costs more than the lookup.
-  const detailQuery = (column: StoredCoding) => sqlite.query<StoredDetail, [number]>(`SELECT etag, ${column} AS body FROM food_details WHERE food_id = ?1`);
-  const detailIn = { zstd: detailQuery("zstd"), gzip: detailQuery("gzip") } satisfies Record<StoredCoding, unknown>;
 
   // Plain prepared SQL, as above: the portions are read once per worker (15,438 rows), a food's values on
   // every analysed recipe line whose food is not cached; a food's portions and values on every label.
@@ -98,8 +97,8 @@ export function createSqliteCatalogStore(sqlite: Database): CatalogStore {
       return row ? decodeRanking(row.foodIds, row.values) : undefined;
     },
 
-    storedDetail(foodId, coding) {
-      return detailIn[coding].get(foodId) ?? undefined;
+    storedDetail(foodId, form) {
+      return answers.answer(foodId, form);
     },
 
     allPortions() {

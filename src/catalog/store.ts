@@ -22,10 +22,11 @@ export interface CatalogStore {
    */
   nutrientRanking(number: string): NutrientRanking | undefined;
   /**
-   * A food's detail answer as the importer stored it, compressed as `coding`, with the entity tag base of
-   * its JSON; food ids are NDB_No as integers.
+   * A food's detail answer as the importer made it, as JSON (`identity`) or compressed as a stored coding,
+   * with the entity tag base of its JSON; food ids are NDB_No as integers. The bytes are a view of memory
+   * shared with every worker and must not be written to.
    */
-  storedDetail(foodId: number, coding: StoredCoding): StoredDetail | undefined;
+  storedDetail(foodId: number, form: AnswerForm): StoredDetail | undefined;
   /**
    * Every food's SR28 portions (WEIGHT), by food id then seq: read once, to turn a recipe's amounts into grams
    * (src/analysis/). Food ids are NDB_No as integers.
@@ -93,4 +94,7 @@ export interface StoredDetail {
 
 /** The codings a detail is stored in (in the server's order of preference), by the importer (import/sqlite-details.ts). */
 export const STORED_CODINGS = ["zstd", "gzip"] as const satisfies readonly Coding[];
-export type StoredCoding = (typeof STORED_CODINGS)[number];
+type StoredCoding = (typeof STORED_CODINGS)[number];
+/** The forms a detail answer is kept in, ready to send: its JSON and each stored coding (answer-file.ts). */
+export const ANSWER_FORMS = ["identity", ...STORED_CODINGS] as const;
+export type AnswerForm = (typeof ANSWER_FORMS)[number];

@@ -7,7 +7,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 /**
  * The start-up line (scripts and tests read the address from it; printed at every log level): version,
  * address, workers, catalog (and where it was expanded, when that is the data directory for want of a
- * home directory: 80 MB nobody asked for there), where the state is, the client-IP rule and what is
+ * home directory: 210 MB nobody asked for there), where the state is, the client-IP rule and what is
  * switched on. Then once, only where it applies and from --log-level warn, the client-IP warning: the
  * default header is Cloudflare's, which anyone can send when clients reach the server directly. On
  * loopback nobody else can; a header the operator chose is their decision.

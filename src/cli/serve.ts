@@ -1,11 +1,10 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { createFoodApi, type FoodApi } from "../app/app";
-import { createSqliteCatalogStore } from "../catalog/sqlite-store";
 import { systemClock } from "../platform/clock";
 import { type Config, ConfigError, withBoundPort } from "../platform/config/config";
 import { CannotStart } from "./errors";
-import { describeCatalog, embeddedCatalogFile, openCatalog } from "../catalog/catalog-db";
+import { catalogFiles, describeCatalog, openCatalogStore } from "../catalog/catalog-db";
 import { openState, stateUnusable } from "../app/state/open-state";
 import { createAccessLog } from "../app/http/access-log";
 import { loggableError } from "../platform/http/error-mapping";
@@ -26,7 +25,7 @@ export async function serve(config: Config): Promise<number> {
   if (role === null) await refuseUnresolvableHost(config);
   if (role === null && config.workers > 1 && config.catalogPath === undefined) {
     // Copied out of the binary before the other workers start, so that they do not all race to do it.
-    await embeddedCatalogFile(config.cacheDir, infoLog(config));
+    await catalogFiles(undefined, config.cacheDir, infoLog(config));
   }
   return serveInProcess(config, role);
 }
@@ -44,7 +43,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGTERM", () => resolve("SIGTERM"));
     process.on("SIGINT", () => resolve("SIGINT"));
   });
-  const catalog = createSqliteCatalogStore(await openCatalog(config.catalogPath, config.cacheDir, infoLog(config)));
+  const catalog = (await openCatalogStore(config.catalogPath, config.cacheDir, infoLog(config)));
   const state = await openState(config, (line) => console.error(line));
   const shutdownTasks: (() => MaybePromise<void>)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));

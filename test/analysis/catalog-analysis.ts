@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { openCatalog } from "../../src/catalog/catalog-db";
-import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
 import type { CatalogStore } from "../../src/catalog/store";
 import { type Analysis, analyzeRecipe, createAnalysis } from "../../src/analysis/service";
 import type { AnalyzedLine } from "../../src/analysis/model";
@@ -13,10 +12,7 @@ import { CATALOG_PATH, ROOT } from "../helpers/paths";
 let shared: Promise<{ store: CatalogStore; analysis: Analysis }> | undefined;
 
 export function catalogAnalysis(): Promise<{ store: CatalogStore; analysis: Analysis }> {
-  shared ??= openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache")).then((db) => {
-    const store = createSqliteCatalogStore(db);
-    return { store, analysis: createAnalysis(store) };
-  });
+  shared ??= openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache")).then((store) => ({ store, analysis: createAnalysis(store) }));
   return shared;
 }
 

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { openCatalog } from "../../src/catalog/catalog-db";
-import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
 import { DASHBOARD_CSP } from "../../src/dashboard/routes";
 import { type NutritionLabel, nutritionLabel } from "../../src/label/label";
 import { createFoodLabels } from "../../src/label/service";
@@ -20,7 +19,7 @@ const ORIGIN = "http://label.test";
 
 let labels: ReturnType<typeof createFoodLabels>;
 beforeAll(async () => {
-  labels = createFoodLabels(createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache"))));
+  labels = createFoodLabels(await openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
 });
 
 /** A page whose only server is this test: `files` by path, each with the dashboard's policy; every other request refused and listed. */

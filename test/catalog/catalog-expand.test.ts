@@ -1,50 +1,107 @@
 import { Database } from "bun:sqlite";
-import { expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { expandCatalog } from "../../src/catalog/catalog-expand";
+import { basename, join } from "node:path";
+import { AnswerFile } from "../../src/catalog/answer-file";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
+import { answersForCatalogFile, expandCatalog } from "../../src/catalog/catalog-expand";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
 
-// The binary embeds the catalog without its detail answers and rebuilds them on first start: every answer
-// must be the one the importer stored, and everything else the imported catalog's.
+// Each expansion writes ~210 MB: removed when the file is done.
+const made: string[] = [];
+const tempDirectory = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const EMBEDDED = { catalog: join(ROOT, "dist/catalog.sqlite.zst"), answers: join(ROOT, "dist/catalog.answers.zst") };
+
+/** Every food's stored answer in `answers` against the imported catalog's food_details: how many differ, and how many foods. */
+function differingAnswers(answers: AnswerFile, imported: Database): { foods: number; differing: number[] } {
+  const rows = imported.query<{ id: number; etag: string; zstd: Uint8Array; gzip: Uint8Array<ArrayBuffer> }, []>("SELECT food_id AS id, etag, zstd, gzip FROM food_details ORDER BY food_id").all();
+  const differing: number[] = [];
+  for (const row of rows) {
+    const json = Bun.gunzipSync(row.gzip);
+    const same = (form: "identity" | "zstd" | "gzip", want: Uint8Array) => {
+      const got = answers.answer(row.id, form);
+      return got !== undefined && got.etag === row.etag && Buffer.compare(got.body, want) === 0;
+    };
+    if (!same("identity", json) || !same("zstd", row.zstd) || !same("gzip", row.gzip)) differing.push(row.id);
+  }
+  return { foods: answers.size, differing };
+}
+
+// The binary embeds the catalog without its detail answers, and the answers file packed: the first start
+// inflates both. Every answer must be the one the importer stored, and everything else the imported catalog's.
 test("a catalog expanded at first start answers every food's detail exactly as the imported one", async () => {
-  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-"));
-  const expandedPath = await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "0123456789abcdef", cacheDir);
-  expect(readdirSync(cacheDir)).toEqual(["catalog-0123456789abcdef.sqlite"]);
+  const cacheDir = tempDirectory("foodapi-expand-");
+  const expanded = await expandCatalog(EMBEDDED, "0123456789abcdef", cacheDir);
+  expect(readdirSync(cacheDir).sort()).toEqual(["catalog-0123456789abcdef.sqlite", "catalog-0123456789abcdef.v1.answers"]);
+  expect([statSync(expanded.catalog).mode & 0o777, statSync(expanded.answers).mode & 0o777]).toEqual([0o644, 0o644]);
   const imported = new Database(CATALOG_PATH, { readonly: true });
-  const expanded = new Database(expandedPath, { readonly: true });
+  const database = new Database(expanded.catalog, { readonly: true });
   try {
-    const details = (db: Database) =>
-      db.query<{ id: number; detail: Uint8Array }, []>("SELECT food_id AS id, zstd AS detail FROM food_details ORDER BY food_id").all();
-    const want = details(imported);
-    const got = details(expanded);
-    expect(want.length).toBe(8789);
-    expect(got.map((row) => row.id)).toEqual(want.map((row) => row.id));
-    const decoder = new TextDecoder();
-    let differing = 0;
-    want.forEach((row, i) => {
-      if (decoder.decode(Bun.zstdDecompressSync(got[i]!.detail)) !== decoder.decode(Bun.zstdDecompressSync(row.detail))) differing++;
-    });
-    expect(differing).toBe(0);
+    expect(differingAnswers(new AnswerFile(expanded.answers), imported)).toEqual({ foods: 8789, differing: [] });
+    expect(new AnswerFile(expanded.answers).answer(99999, "identity")).toBeUndefined();
 
     // The rest of the catalog came through the packing unchanged.
     for (const table of ["foods", "food_groups", "nutrients", "derivations", "nutrient_values", "portions", "footnotes", "catalog_info"]) {
       // Footnotes have no key: their order is the import's (rowid).
       const rows = (db: Database) => db.query(`SELECT * FROM ${table} ORDER BY ${table === "footnotes" ? "rowid" : "1, 2"}`).all();
-      expect(rows(expanded)).toEqual(rows(imported));
+      expect(rows(database)).toEqual(rows(imported));
     }
     const search = (db: Database) => db.query("SELECT rowid FROM food_search WHERE food_search MATCH 'cheddar' ORDER BY rowid").all();
-    expect(search(expanded)).toEqual(search(imported));
-    expect(expanded.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(search(database)).toEqual(search(imported));
+    expect(database.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
   } finally {
     imported.close();
-    expanded.close();
+    database.close();
   }
 }, 60_000);
 
+test("a catalog file's answers are made once into the cache directory, from its food_details, and made again for a new import", async () => {
+  const cacheDir = tempDirectory("foodapi-answers-");
+  const catalogDir = tempDirectory("foodapi-answers-catalog-");
+  const catalogPath = join(catalogDir, "catalog.sqlite");
+  copyFileSync(CATALOG_PATH, catalogPath);
+  const imported = new Database(catalogPath, { readonly: true });
+  try {
+    const first = await answersForCatalogFile(catalogPath, imported, cacheDir);
+    expect(differingAnswers(new AnswerFile(first), imported)).toEqual({ foods: 8789, differing: [] });
+    const made = statSync(first);
+    expect(await answersForCatalogFile(catalogPath, imported, cacheDir)).toBe(first);
+    expect(statSync(first).mtimeMs).toBe(made.mtimeMs);
+    // A new import in its place (another file under the same name): its own answers; the old ones go.
+    copyFileSync(CATALOG_PATH, `${catalogPath}.new`);
+    renameSync(`${catalogPath}.new`, catalogPath);
+    const second = await answersForCatalogFile(catalogPath, imported, cacheDir);
+    expect(second).not.toBe(first);
+    expect(readdirSync(cacheDir)).toEqual([basename(second)]);
+  } finally {
+    imported.close();
+  }
+}, 60_000);
+
+test("a server refuses an answers file that is not whole, saying which file and what to do", async () => {
+  const cacheDir = tempDirectory("foodapi-answers-cut-");
+  const store = await openCatalogStore(CATALOG_PATH, cacheDir);
+  store.close();
+  const [answers] = readdirSync(cacheDir).filter((name) => name.endsWith(".answers"));
+  const path = join(cacheDir, answers!);
+  // Cut short, as a full disk or a copy interrupted could leave it: the header says otherwise.
+  truncateSync(path, statSync(path).size - 1);
+  await expect(openCatalogStore(CATALOG_PATH, cacheDir)).rejects.toThrow(`${path} is not an answers file of this version (its length is not the one its header says); remove it to have it made again`);
+  writeFileSync(path, "not an answers file");
+  await expect(openCatalogStore(CATALOG_PATH, cacheDir)).rejects.toThrow(`${path} is not an answers file of this version (no header)`);
+  rmSync(path);
+  (await openCatalogStore(CATALOG_PATH, cacheDir)).close();
+}, 60_000);
+
 test("expanding removes partial files a killed expansion left behind, not one that may be in progress", async () => {
-  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-"));
+  const cacheDir = tempDirectory("foodapi-expand-");
   // An earlier release's partial file, and this one's partial directories (src/platform/storage/file-beside.ts).
   const leftByEarlier = join(cacheDir, "catalog-0123456789abcdef.sqlite.partial-4242");
   const left = join(cacheDir, ".catalog-0123456789abcdee.sqlite.partial-Ab12Cd");
@@ -58,26 +115,26 @@ test("expanding removes partial files a killed expansion left behind, not one th
   }
   const hourAgo = new Date(Date.now() - 3_600_000);
   for (const path of [leftByEarlier, inside(left), left]) utimesSync(path, hourAgo, hourAgo);
-  await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000aa", cacheDir);
-  expect(readdirSync(cacheDir).sort()).toEqual([".catalog-fedcba9876543210.sqlite.partial-Zz99Yy", "catalog-00000000000000aa.sqlite"]);
+  await expandCatalog(EMBEDDED, "00000000000000aa", cacheDir);
+  expect(readdirSync(cacheDir).sort()).toEqual([".catalog-fedcba9876543210.sqlite.partial-Zz99Yy", "catalog-00000000000000aa.sqlite", "catalog-00000000000000aa.v1.answers"]);
   expect(statSync(join(cacheDir, "catalog-00000000000000aa.sqlite")).mode & 0o777).toBe(0o644);
 }, 60_000);
 
 test("a link another user planted at the old partial name (catalog-<id>.sqlite.partial-<pid>) neither stops the expansion nor is written through", async () => {
-  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-shared-"));
-  const theirs = join(mkdtempSync(join(tmpdir(), "foodapi-other-user-")), "collected");
+  const cacheDir = tempDirectory("foodapi-expand-shared-");
+  const theirs = join(tempDirectory("foodapi-other-user-"), "collected");
   writeFileSync(theirs, "");
   const planted = `catalog-00000000000000bb.sqlite.partial-${process.pid}`;
   symlinkSync(theirs, join(cacheDir, planted));
-  const expanded = await expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000bb", cacheDir);
-  expect(lstatSync(expanded).isFile()).toBe(true);
+  const expanded = await expandCatalog(EMBEDDED, "00000000000000bb", cacheDir);
+  expect(lstatSync(expanded.catalog).isFile()).toBe(true);
   expect(readFileSync(theirs).length).toBe(0);
-  expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000bb.sqlite", planted]);
+  expect(readdirSync(cacheDir).sort()).toEqual(["catalog-00000000000000bb.sqlite", "catalog-00000000000000bb.v1.answers", planted].sort());
 }, 60_000);
 
 test("refuses a cache directory others can write without the sticky bit, naming it, and leaves nothing there", async () => {
-  const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-expand-open-"));
+  const cacheDir = tempDirectory("foodapi-expand-open-");
   chmodSync(cacheDir, 0o777);
-  await expect(expandCatalog(join(ROOT, "dist/catalog.sqlite.zst"), "00000000000000cc", cacheDir)).rejects.toThrow(`${cacheDir} can be written by other users`);
+  await expect(expandCatalog(EMBEDDED, "00000000000000cc", cacheDir)).rejects.toThrow(`${cacheDir} can be written by other users`);
   expect(readdirSync(cacheDir)).toEqual([]);
 });

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createFoodSearch } from "../../src/catalog/service";
-import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
 import type { PreparedJson } from "../../src/platform/http/content-encoding";
-import { openCatalog } from "../../src/catalog/catalog-db";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
 
 /**
@@ -13,9 +12,9 @@ import { CATALOG_PATH, ROOT } from "../helpers/paths";
 let search: ReturnType<typeof createFoodSearch>;
 let close: () => void;
 beforeAll(async () => {
-  const db = await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache"));
-  close = () => db.close();
-  search = createFoodSearch(createSqliteCatalogStore(db));
+  const store = await openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache"));
+  close = () => store.close();
+  search = createFoodSearch(store);
 });
 afterAll(() => close());
 

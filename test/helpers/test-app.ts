@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AppDeps, createFoodApi, type FoodApi } from "../../src/app/app";
 import { findOrCreatePasswordlessAccount } from "../../src/accounts/service";
-import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
 import type { Clock } from "../../src/platform/clock";
 import { type Config, loadConfig } from "../../src/platform/config/config";
-import { openCatalog } from "../../src/catalog/catalog-db";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
 import type { StateStores } from "../../src/app/state/state-stores";
 import { issueKey } from "../../src/keys/service";
 import { SERVICE_VERSION } from "../../src/platform/version";
@@ -34,7 +33,7 @@ export async function createTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), "foodapi-test-"));
   const config = loadConfig(new Map(), { FOODAPI_DATA_DIR: dataDir, ...options.env });
   // Opened as `serve` opens it (src/cli/serve.ts), from the built catalog.
-  const catalog = createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
+  const catalog = await openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache"));
   const state = await openTestState(dataDir);
   const stores = options.stores?.(state.stores) ?? state.stores;
   const clock = options.clock ?? (() => Date.now());

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { openCatalog } from "../../src/catalog/catalog-db";
-import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
 import type { NutritionLabel } from "../../src/label/label";
 import { createFoodLabels } from "../../src/label/service";
 import { sr28File } from "../helpers/sr28-files";
@@ -16,7 +15,7 @@ import { testAppWithKey } from "../helpers/test-app";
 
 let labels: ReturnType<typeof createFoodLabels>;
 beforeAll(async () => {
-  labels = createFoodLabels(createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache"))));
+  labels = createFoodLabels(await openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
 });
 
 type Row = [key: string, amount: number | null, display: string, dv: number | null];

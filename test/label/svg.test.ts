@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { join } from "node:path";
-import { openCatalog } from "../../src/catalog/catalog-db";
-import { createSqliteCatalogStore } from "../../src/catalog/sqlite-store";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
 import { type NutritionLabel, nutritionLabel } from "../../src/label/label";
 import { createFoodLabels } from "../../src/label/service";
 import { labelSvg } from "../../src/label/svg";
@@ -18,7 +17,7 @@ const FOOTNOTE =
 
 let labels: ReturnType<typeof createFoodLabels>;
 beforeAll(async () => {
-  labels = createFoodLabels(createSqliteCatalogStore(await openCatalog(CATALOG_PATH, join(ROOT, "dist", "test-cache"))));
+  labels = createFoodLabels(await openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache")));
 });
 
 type OrderedNode = Record<string, unknown> & { ":@"?: Record<string, string> };

@@ -10,11 +10,11 @@ import type { nutrients } from "../sqlite-schema";
 const FOODS_PER_BATCH = 500;
 
 /**
- * How the stored forms are compressed. The first start of a new binary rebuilds them (see
- * `restoreFoodDetails`), so each costs start-up time: libdeflate's gzip level 1 is as small as zstd's level
- * 3 here (~2.3 KB a detail on average) in a third of zlib's time. Brotli is not stored: it only beats these
- * from quality 4, which would take longer than everything else the first start does together; the few
- * clients that take br alone get a form made once per food by the server (catalog/service.ts).
+ * How the stored forms are compressed, in every import (the import's time is held to a target, bench/run):
+ * libdeflate's gzip level 1 is as small as zstd's level 3 here (~2.3 KB a detail on average) in a third of
+ * zlib's time. Brotli is not stored: it only beats these from quality 4, at several times the import's
+ * compression time, and the binary would carry ~20 MB more for it; the few clients that take br alone get a
+ * form made once per food by the server (catalog/service.ts).
  */
 const STORED_LEVELS = { zstd: 3, gzip: 1 } as const;
 
@@ -99,9 +99,8 @@ export async function storeFoodDetails(db: Database, yieldToSignals: () => Promi
 }
 
 /**
- * The embedded catalog leaves the detail answers out and the first start puts them back (`restoreFoodDetails`):
- * they are already-compressed blobs, half the catalog (21.6 of 47 MB), that zstd cannot shrink, while they
- * are rebuilt from the rest in well under a second. Writes the catalog at `catalogPath` to `outPath` with an
+ * The embedded catalog leaves the detail answers out: the binary carries them once, in the answers file
+ * (../answer-file.ts), which is what serves them. Writes the catalog at `catalogPath` to `outPath` with an
  * empty `food_details` table (the schema stays the importer's), compacted.
  */
 export function withoutFoodDetails(catalogPath: string, outPath: string): void {
@@ -118,24 +117,6 @@ export function withoutFoodDetails(catalogPath: string, outPath: string): void {
     slim.run("VACUUM");
   } finally {
     slim.close();
-  }
-}
-
-/**
- * Fills the empty `food_details` of a catalog written by `withoutFoodDetails`, with the importer's own
- * builder, so the answers are the imported catalog's. Not durable on its own: the caller flushes the file.
- */
-export async function restoreFoodDetails(path: string): Promise<void> {
-  const db = new Database(path, { strict: true });
-  try {
-    // As in the import: the file is not in use until its caller renames it into place.
-    db.run("PRAGMA journal_mode = OFF");
-    db.run("PRAGMA synchronous = OFF");
-    db.run("BEGIN");
-    await storeFoodDetails(db, async () => {});
-    db.run("COMMIT");
-  } finally {
-    db.close();
   }
 }
 

@@ -59,7 +59,7 @@ export const SETTINGS = {
     flag: "cache-dir",
     env: "FOODAPI_CACHE_DIR",
     unset: "$XDG_CACHE_HOME/foodapi, else ~/.cache/foodapi, else (no HOME) <data-dir>/cache, named at start",
-    help: "where the embedded catalog (80 MB) is unpacked once",
+    help: "where the embedded catalog (210 MB) is unpacked once",
   },
   workers: { flag: "workers", env: "FOODAPI_WORKERS", unset: "one per core", help: "server processes sharing the port and state (1-64)" },
   stateUrl: { flag: "state-url", env: "FOODAPI_STATE_URL", unset: "SQLite in the data directory", help: "postgres://… : accounts, sessions, keys and trial state in PostgreSQL (15+)" },

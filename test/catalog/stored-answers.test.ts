@@ -1,0 +1,41 @@
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { openCatalogStore } from "../../src/catalog/catalog-db";
+import { createFoodDetails } from "../../src/catalog/service";
+import type { CatalogStore } from "../../src/catalog/store";
+import type { EncodedAnswer } from "../../src/platform/http/content-encoding";
+import { CATALOG_PATH, ROOT } from "../helpers/paths";
+
+let store: CatalogStore;
+beforeAll(async () => {
+  store = await openCatalogStore(CATALOG_PATH, join(ROOT, "dist", "test-cache"));
+});
+afterAll(() => store.close());
+
+// A plain detail is sent as the answers file's bytes (src/catalog/answer-file.ts): every form of every food
+// is a view of the one mapping, so a request copies, decompresses and allocates no body of its own.
+test("every stored form of a plain detail is a view of one mapping, with the importer's bytes and tag", () => {
+  const details = createFoodDetails(store);
+  const imported = new Database(CATALOG_PATH, { readonly: true });
+  try {
+    const bodies: Uint8Array[] = [];
+    for (const foodNumber of ["01001", "11090", "01001"]) {
+      const row = imported.query<{ etag: string; zstd: Uint8Array; gzip: Uint8Array<ArrayBuffer> }, [number]>("SELECT etag, zstd, gzip FROM food_details WHERE food_id = ?").get(Number(foodNumber))!;
+      const answer = details.answer(foodNumber) as EncodedAnswer;
+      const want = { identity: Bun.gunzipSync(row.gzip), zstd: row.zstd, gzip: row.gzip };
+      for (const coding of ["identity", "zstd", "gzip"] as const) {
+        const opened = answer.open(coding);
+        const body = opened.body() as Uint8Array;
+        expect([foodNumber, coding, opened.etag, Buffer.compare(body, want[coding])]).toEqual([foodNumber, coding, row.etag, 0]);
+        bodies.push(body);
+      }
+      expect(details.json(foodNumber)).toBe(new TextDecoder().decode(want.identity));
+    }
+    expect(new Set(bodies.map((body) => body.buffer)).size).toBe(1);
+    // The same food asked twice: the same bytes of the mapping, not a copy.
+    expect(bodies[6]!.byteOffset).toBe(bodies[0]!.byteOffset);
+  } finally {
+    imported.close();
+  }
+});
