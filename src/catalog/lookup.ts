@@ -49,14 +49,28 @@ export function parseNutrientSelection(nutrients: unknown): string[] | undefined
   return nutrients.map((n: string) => n.trim());
 }
 
-/** The answer's JSON from each food's detail JSON (null: not found), without parsing them again. */
-export function lookupJson(foodNumbers: readonly string[], detailJson: (foodNumber: string) => string | null): string {
-  const items: string[] = [];
+const utf8 = new TextEncoder();
+const ITEMS_OPEN = utf8.encode('{"items":[');
+const COMMA = utf8.encode(",");
+
+/**
+ * The answer's JSON bytes from each food's detail JSON bytes (null: not found), copied once into place: no
+ * detail is parsed, decoded to a string or encoded again (a plain detail's bytes are the answers file's).
+ */
+export function lookupJsonBytes(foodNumbers: readonly string[], detailJson: (foodNumber: string) => Uint8Array | null): Uint8Array<ArrayBuffer> {
+  const parts: Uint8Array[] = [ITEMS_OPEN];
   const notFound: string[] = [];
   for (const foodNumber of foodNumbers) {
     const json = detailJson(foodNumber);
     if (json === null) notFound.push(foodNumber);
-    else items.push(json);
+    else parts.push(...(parts.length > 1 ? [COMMA, json] : [json]));
   }
-  return `{"items":[${items.join(",")}],"notFound":${JSON.stringify(notFound)}}`;
+  parts.push(utf8.encode(`],"notFound":${JSON.stringify(notFound)}}`));
+  const answer = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    answer.set(part, at);
+    at += part.byteLength;
+  }
+  return answer;
 }

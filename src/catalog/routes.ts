@@ -1,9 +1,9 @@
 import { STATE_ERROR } from "../platform/http/error-catalog";
 import { type CredentialGuard, guardedBody, guardedJson } from "../platform/http/credential-guard";
-import { type LookupRequest, lookupJson, parseLookupBody } from "./lookup";
+import { type LookupRequest, lookupJsonBytes, parseLookupBody } from "./lookup";
 import { apiError } from "./errors";
 import type { DirectRouteSpec } from "../platform/http/route-table";
-import { type PreparedJson, preparedJson } from "../platform/http/content-encoding";
+import { perRequestJson, type PreparedJson, preparedJson } from "../platform/http/content-encoding";
 import { etagBase } from "../platform/http/etag";
 import { DetailQuery, FoodDetail, FoodGroupList, LOOKUP_MAX_FOODS, LookupBody, LookupResult, NutrientList, PAGE_SIZE_MAX, SearchQuery, SearchResult } from "./model";
 import { createFoodDetails, createFoodSearch, listFoodGroups, listNutrients, parseDetailQuery } from "./service";
@@ -95,7 +95,10 @@ export function catalogRoutes(store: CatalogStore, guard: CredentialGuard): Dire
       handle: guardedBody<LookupRequest>(guard, {
         parse: parseLookupBody,
         cost: (lookup) => lookup.foodNumbers.length,
-        answer: (lookup) => lookupJson(lookup.foodNumbers, (n) => details.json(n, lookup.view)),
+        answer: (lookup) => {
+          const json = lookupJsonBytes(lookup.foodNumbers, (n) => details.jsonBytes(n, lookup.view));
+          return perRequestJson(json, etagBase(json));
+        },
       }),
     },
   ];

@@ -241,6 +241,7 @@ export function foodIdLookup(store: CatalogStore): (foodNumber: string) => numbe
   };
 }
 const utf8 = new TextDecoder();
+const utf8Bytes = new TextEncoder();
 
 /** What a detail request may ask beyond the food: a selection of nutrients, an amount other than 100 g. */
 export interface DetailView {
@@ -315,11 +316,18 @@ export function createFoodDetails(store: CatalogStore) {
       return isPlain(view) ? storedAnswer(id) : viewJson(id, view);
     },
 
-    /** The same as JSON text (a batch lookup joins several). */
+    /** The same as JSON text. */
     json(foodNumber: string, view: DetailView = {}): string | null {
       const id = idOf(foodNumber);
       if (id === null) return null;
       return isPlain(view) ? utf8.decode(stored(id, "identity").body) : viewJson(id, view);
+    },
+
+    /** The same as JSON bytes (a batch lookup joins several): a plain detail's are the answers file's own. */
+    jsonBytes(foodNumber: string, view: DetailView = {}): Uint8Array | null {
+      const id = idOf(foodNumber);
+      if (id === null) return null;
+      return isPlain(view) ? stored(id, "identity").body : utf8Bytes.encode(viewJson(id, view));
     },
   };
 }

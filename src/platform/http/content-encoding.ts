@@ -91,7 +91,7 @@ export class PreparedJson implements EncodedAnswer {
 export const preparedJson = (json: string, etag: string) => new PreparedJson(json, etag);
 
 /** An answer made for one request: tagged by its bytes, compressed only if it is sent compressed. */
-export function perRequestJson(json: string, etag: string): EncodedAnswer {
+export function perRequestJson(json: string | Uint8Array<ArrayBuffer>, etag: string): EncodedAnswer {
   return {
     offered: offeredFor(json),
     open: (coding) => ({ etag, body: () => (coding === "identity" ? json : compress(json, coding, "oneOff")) }),

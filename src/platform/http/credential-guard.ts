@@ -150,7 +150,7 @@ export interface BodyRoute<Body> {
   /** The units a valid request costs, all or nothing (a batch lookup: one per distinct food). */
   cost(body: Body): number;
   /** The answer's JSON (an ApiError it throws keeps the RateLimit headers). */
-  answer(body: Body, principal: Principal): string;
+  answer(body: Body, principal: Principal): string | EncodedAnswer;
 }
 
 /**
