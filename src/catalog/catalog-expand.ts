@@ -25,7 +25,7 @@ export async function expandCatalog(embedded: CatalogFiles, id: string, cacheDir
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const files = { catalog: join(cacheDir, catalogFileName(id)), answers: join(cacheDir, answersFileName(id)) };
   // Bun.file: node:fs cannot open a file inside the binary.
-  if (!existsSync(files.answers)) await writeInPlace(files.answers, async (path) => unpackAnswers(await Bun.file(embedded.answers).bytes(), path));
+  if (!existsSync(files.answers)) await writeInPlace(files.answers, (path) => unpackAnswers(Bun.file(embedded.answers), path));
   if (!existsSync(files.catalog)) await writeInPlace(files.catalog, async (path) => writeAll(path, Bun.zstdDecompressSync(await Bun.file(embedded.catalog).bytes())));
   // The compressed and inflated buffers (~80 MB) would otherwise stay resident in the server that expanded them.
   Bun.gc(true);

@@ -13,35 +13,40 @@ describe("the compiled binary", () => {
     writeFileSync(stale, "an older build's copy");
     const id = readFileSync(join(ROOT, "dist/catalog.id"), "utf8").trim();
     const copy = join(cacheDir, `catalog-${id}.sqlite`);
+    const answers = join(cacheDir, `catalog-${id}.v1.answers`);
+    writeFileSync(join(cacheDir, "catalog-0123456789abcdef.v1.answers"), "an older build's answers");
 
     const copiedAt: number[] = [];
     for (let start = 0; start < 2; start++) {
       const server = await startServer({ args: ["--workers", "2"], env: { FOODAPI_CACHE_DIR: cacheDir } });
       try {
-        expect(readdirSync(cacheDir)).toEqual([`catalog-${id}.sqlite`]);
+        expect(readdirSync(cacheDir).sort()).toEqual([`catalog-${id}.sqlite`, `catalog-${id}.v1.answers`]);
         // The first start says why it waits, and how long it took; once, from the process that expanded.
         const said = server.stderr().split("\n").filter((line) => line.startsWith("expand"));
         if (start === 0) {
           expect(said).toHaveLength(2);
-          expect(said[0]).toBe(`expanding the embedded catalog into ${copy} …`);
+          expect(said[0]).toBe(`expanding the embedded catalog into ${cacheDir} …`);
           expect(said[1]).toMatch(/^expanded the catalog in \d+\.\d s$/);
         } else {
           expect(said).toEqual([]);
         }
-        // Complete: with the detail answers the embedded form leaves out (test/catalog/catalog-expand.test.ts compares them).
+        // The database, and the detail answers beside it (test/catalog/catalog-expand.test.ts compares them
+        // with the imported catalog's).
         const expanded = new Database(copy, { readonly: true });
-        expect(expanded.query("SELECT count(*) AS n FROM food_details").get()).toEqual({ n: 8789 });
+        expect(expanded.query("SELECT count(*) AS n FROM foods").get()).toEqual({ n: 8789 });
         expanded.close();
-        copiedAt.push(statSync(copy).mtimeMs);
-        const detail = await fetch(`${server.url}/v1/foods/01001`, { headers: { "x-api-key": "fnk_none" } });
-        expect(detail.status).toBe(401);
+        copiedAt.push(statSync(copy).mtimeMs, statSync(answers).mtimeMs);
+        const key = runBinary(["keys", "create", "--email", `binary-${start}@example.com`, "--name", "expansion"], { cwd: server.cwd }).stdout.trim();
+        const detail = await fetch(`${server.url}/v1/foods/01001`, { headers: { "x-api-key": key } });
+        expect(detail.status).toBe(200);
+        expect(((await detail.json()) as { name: string }).name).toBe("Butter, salted");
         expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
       } finally {
         expect(await server.stop("SIGTERM")).toBe(0);
       }
     }
-    // The second start found the copy and left it alone.
-    expect(copiedAt[1]).toBe(copiedAt[0]!);
+    // The second start found the copies and left them alone.
+    expect(copiedAt.slice(2)).toEqual(copiedAt.slice(0, 2));
   });
 
   test("a missing or foreign --catalog, or a cache directory it cannot write, stops start-up with exit code 1 and says why", () => {
