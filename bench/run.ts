@@ -99,7 +99,7 @@ async function main() {
     const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", bun: Bun.version, wrk };
     writeFileSync(join(ROOT, "bench/results-workers.json"), JSON.stringify({ startedAt, machine, workersMemory }, null, 2) + "\n");
     const tables = workersMemoryTables(workersMemory);
-    printTable(`Workers' memory after warm-up loads of ${workersMemory.warmSecondsPerWorker} s per worker each, /proc/<pid>/smaps_rollup (bench/results-workers.json)`, tables.processes);
+    printTable("Workers' memory after warm-up loads (bench/lib/workers-memory.ts), /proc/<pid>/smaps_rollup (bench/results-workers.json)", tables.processes);
     printTable("", tables.beyondFirst);
     console.log(`load average (1, 5, 15 min): ${workersMemory.loadAverage.before.join(", ")} before, ${workersMemory.loadAverage.after.join(", ")} after; the start before (the catalog expanded into a fresh cache directory) ${workersMemory.preparingStartMs} ms`);
     return;

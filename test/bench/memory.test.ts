@@ -77,7 +77,7 @@ test("each worker beyond the first: the growth of the tree's private (and Pss) t
     [340, 240, 580],
   ]);
   expect(beyondFirst).toEqual([
-    { workers: 2, privateMb: 30, pssMb: 60, ownPrivateMb: 40, targetMb: PRIVATE_MB_PER_EXTRA_WORKER, met: true },
-    { workers: 4, privateMb: 80, pssMb: 106.7, ownPrivateMb: 160, targetMb: PRIVATE_MB_PER_EXTRA_WORKER, met: false },
+    { workers: 2, privateMb: 30, pssMb: 60, ownPrivateMb: 40, targetMb: PRIVATE_MB_PER_EXTRA_WORKER, met: true, pssMet: true },
+    { workers: 4, privateMb: 80, pssMb: 106.7, ownPrivateMb: 160, targetMb: PRIVATE_MB_PER_EXTRA_WORKER, met: false, pssMet: false },
   ]);
 });
