@@ -11,7 +11,8 @@ assert(file and #file > 0, "post.lua: set BENCH_BODIES_FILE")
 assert(key and #key > 0, "post.lua: set BENCH_API_KEY")
 
 local bodies = {}
-local sent = 0
+-- A global, not a local: done() reads each thread's count with thread:get, which sees only globals.
+sent = 0
 local threads = {}
 
 local function read_start()

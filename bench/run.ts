@@ -25,28 +25,32 @@
  * 7. Each measured route against its floor (bench/floor.ts, decisions §18) and the ceiling, interleaved:
  *    search, detail (plain, gzip, zstd), the lookup, and the analysis (cold 20-line recipes, with 64
  *    connections and with one, and one recipe repeated); bench/lib/floors.ts.
+ * 8. The workers' memory: `--workers` 1, 2 and 4, each warmed by a short load, then every process's
+ *    /proc/<pid>/smaps_rollup (private against shared) and what each worker beyond the first adds;
+ *    bench/lib/workers-memory.ts.
  * Prints a table and writes bench/results.json (bench/lib/report.ts). Exit 0 whether or not targets are met;
  * non-zero when the harness itself fails (a server does not start, wrk is missing and cannot be installed,
  * wrk fails).
  *
  * Settings: BENCH_SECONDS (10 per workload), BENCH_WARMUP_SECONDS (2, unmeasured, before each), BENCH_IMPORT_RUNS (3),
  * BENCH_BINARY (dist/foodapi), BENCH_ONLY=floor (only step 7, into bench/results-floor.json), BENCH_WORKLOADS
- * (which of step 7's workloads, comma-separated).
+ * (which of step 7's workloads, comma-separated), BENCH_ONLY=workers (only step 8, into bench/results-workers.json).
  * Loopback only; every load is bounded by wrk's duration and a hard timeout.
  */
 import { copyFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
 import { floorTable, measureFloors, selectedFloorWorkloads } from "./lib/floors";
-import { mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffledFoodNumbers } from "./lib/inputs";
+import { type Food, mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffledFoodNumbers } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, printTable, report, type Starts } from "./lib/report";
 import { benchCacheDir, coldStartMs, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
 import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
+import { measureWorkersMemory, type PathFiles, workersMemoryTables } from "./lib/workers-memory";
 import { ensureWrk, type Interleaved, measure, measureInterleaved, measureTogether, type WrkClient, wrkVersion } from "./lib/wrk";
 
 cleanUpOnSignals();
@@ -56,6 +60,17 @@ async function starts(binary: string, runs: number, args: () => string[]): Promi
   const runsMs: number[] = [];
   for (let i = 0; i < runs; i++) runsMs.push(round(await coldStartMs(binary, args()), 1));
   return { runsMs, medianMs: round(median(runsMs), 1) };
+}
+
+/** The 1,000-query mix and every food's detail (in the fixed shuffled order), one path a line for bench/paths.lua. */
+function writePathFiles(foods: Food[]): PathFiles & { paths: string[]; foodNumbers: string[] } {
+  const inputs = tempDir("foodapi-bench-inputs-");
+  const paths = mixPaths(foods);
+  const foodNumbers = shuffledFoodNumbers(foods);
+  const files = { mix: join(inputs, "mix-paths.txt"), detail: join(inputs, "detail-paths.txt") };
+  writeFileSync(files.mix, paths.join("\n") + "\n");
+  writeFileSync(files.detail, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
+  return { ...files, paths, foodNumbers };
 }
 
 async function main() {
@@ -77,6 +92,20 @@ async function main() {
     return;
   }
 
+  // BENCH_ONLY=workers: only the workers' memory, into bench/results-workers.json.
+  if (process.env.BENCH_ONLY === "workers") {
+    const startedAt = new Date().toISOString();
+    const workersMemory = await measureWorkersMemory(wrkPath, binary, writePathFiles(readFoods()));
+    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "", bun: Bun.version, wrk };
+    writeFileSync(join(ROOT, "bench/results-workers.json"), JSON.stringify({ startedAt, machine, workersMemory }, null, 2) + "\n");
+    const tables = workersMemoryTables(workersMemory);
+    printTable("Workers' memory after warm-up loads (bench/lib/workers-memory.ts), /proc/<pid>/smaps_rollup (bench/results-workers.json)", tables.processes);
+    printTable("", tables.beyondFirst);
+    console.log(`load average (1, 5, 15 min): ${workersMemory.loadAverage.before.join(", ")} before, ${workersMemory.loadAverage.after.join(", ")} after; the start before (the catalog expanded into a fresh cache directory) ${workersMemory.preparingStartMs} ms`);
+    return;
+  }
+  if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== "") throw new Error(`BENCH_ONLY: unknown ${process.env.BENCH_ONLY} (known: floor, workers)`);
+
   // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
   Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
   // First start: a fresh cache directory each time, so the catalog is expanded into it every time.
@@ -97,19 +126,14 @@ async function main() {
 
   // Inputs: the 1,000-query mix and every food's detail, in a fixed shuffled order.
   const foods = readFoods();
-  const inputs = tempDir("foodapi-bench-inputs-");
-  const pathsFile = join(inputs, "mix-paths.txt");
-  const foodsFile = join(inputs, "detail-paths.txt");
-  const paths = mixPaths(foods);
+  const pathFiles = writePathFiles(foods);
+  const { paths, foodNumbers } = pathFiles;
   const nutrientPaths = nutrientMixPaths(foods, readNutrientValues());
-  const nutrientPathsFile = join(inputs, "nutrient-mix-paths.txt");
+  const nutrientPathsFile = join(dirname(pathFiles.mix), "nutrient-mix-paths.txt");
   writeFileSync(nutrientPathsFile, nutrientPaths.join("\n") + "\n");
   const nutrientMixEnv = { BENCH_PATHS_FILE: nutrientPathsFile };
-  const foodNumbers = shuffledFoodNumbers(foods);
-  writeFileSync(pathsFile, paths.join("\n") + "\n");
-  writeFileSync(foodsFile, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
-  const mixEnv = { BENCH_PATHS_FILE: pathsFile };
-  const detailEnv = { BENCH_PATHS_FILE: foodsFile };
+  const mixEnv = { BENCH_PATHS_FILE: pathFiles.mix };
+  const detailEnv = { BENCH_PATHS_FILE: pathFiles.detail };
   // The same details for a browser (Chrome's and Firefox's Accept-Encoding: it gets the stored zstd) and
   // for a gzip-only client (Python requests, Go net/http: the stored gzip).
   const detailBrowserEnv = { ...detailEnv, BENCH_ACCEPT_ENCODING: BROWSER_ACCEPT_ENCODING };
@@ -225,6 +249,7 @@ async function main() {
     detail: await workload(2, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv)),
   };
   const floors = await measureFloors(wrkPath, binary, foodNumbers, selectedFloorWorkloads());
+  const workersMemory = await measureWorkersMemory(wrkPath, binary, pathFiles);
 
   notes.push("rows without [--workers 2] ran with --workers 1; 'peak RSS MB' sums every process of the server (primary and workers)");
 
@@ -279,6 +304,7 @@ async function main() {
     twoWorkers,
     stores,
     floors,
+    workersMemory,
     notes,
   });
 }

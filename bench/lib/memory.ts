@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { round } from "./numbers";
 import { descendants, memoryKb } from "./processes";
 
@@ -45,4 +46,48 @@ export function sampleMemory(root: number, withTree: boolean): MemorySampler {
       };
     },
   };
+}
+
+/**
+ * One process's memory from /proc/<pid>/smaps_rollup (kB): what it maps alone (Private_*) against what it
+ * shares with other processes (Shared_*: the executable's pages and the page cache another worker maps too),
+ * and Pss, each shared page divided among the processes that map it.
+ */
+export interface SmapsRollup {
+  rssKb: number;
+  pssKb: number;
+  /** Private_Clean + Private_Dirty. */
+  privateKb: number;
+  /** Shared_Clean + Shared_Dirty. */
+  sharedKb: number;
+  anonymousKb: number;
+}
+
+const ROLLUP_FIELDS = ["Rss", "Pss", "Private_Clean", "Private_Dirty", "Shared_Clean", "Shared_Dirty", "Anonymous"] as const;
+
+/** Parses the text of /proc/<pid>/smaps_rollup; throws naming the fields it lacks (not that file, or a kernel before 4.14). */
+export function parseSmapsRollup(text: string): SmapsRollup {
+  const kb = new Map<string, number>();
+  for (const match of text.matchAll(/^(\w+):\s+(\d+) kB$/gm)) kb.set(match[1]!, Number(match[2]!));
+  const missing = ROLLUP_FIELDS.filter((name) => !kb.has(name));
+  if (missing.length) throw new Error(`smaps_rollup: no ${missing.join(", ")} in ${JSON.stringify(text.slice(0, 80))}`);
+  const field = (name: (typeof ROLLUP_FIELDS)[number]) => kb.get(name)!;
+  return {
+    rssKb: field("Rss"),
+    pssKb: field("Pss"),
+    privateKb: field("Private_Clean") + field("Private_Dirty"),
+    sharedKb: field("Shared_Clean") + field("Shared_Dirty"),
+    anonymousKb: field("Anonymous"),
+  };
+}
+
+/** /proc/<pid>/smaps_rollup, parsed; undefined when the process has gone (or is a zombie: its file is empty). */
+export function readSmapsRollup(pid: number): SmapsRollup | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  } catch {
+    return undefined;
+  }
+  return text ? parseSmapsRollup(text) : undefined;
 }

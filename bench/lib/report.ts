@@ -5,6 +5,7 @@ import { ROOT } from "../../test/helpers/paths";
 import { binaryMiB, ratio, round } from "./numbers";
 import { CONNECTIONS, IMPORT_RUNS, SECONDS, SERVER_LIMIT_FLAGS, THREADS, WARMUP_SECONDS } from "./settings";
 import { type FloorFigures, floorTable } from "./floors";
+import { type WorkersMemory, workersMemoryTables } from "./workers-memory";
 import type { Interleaved, Measurement } from "./wrk";
 
 /** The targets, the figures against them, bench/results.json and the printed tables. */
@@ -79,6 +80,8 @@ export interface Figures {
   stores: StoresFigures | { skipped: string };
   /** Each route against its floor and the ceiling, interleaved (bench/lib/floors.ts). */
   floors: Partial<Record<string, FloorFigures>>;
+  /** Each process's memory with --workers 1, 2 and 4 (bench/lib/workers-memory.ts). */
+  workersMemory: WorkersMemory;
   notes: string[];
 }
 
@@ -194,6 +197,10 @@ export function report(f: Figures): void {
     check("cold 20-line analysis p99 (ms), 64 connections, --workers 1", analysis.foodapi.p99Ms, "(reported)", null);
     check("cold 20-line analyses per second, --workers 1", analysis.foodapi.requestsPerSecond, `>= ${TARGETS.analysesPerSecond}`, atLeast(analysis.foodapi.requestsPerSecond, TARGETS.analysesPerSecond));
   }
+  for (const b of f.workersMemory.beyondFirst) {
+    check(`each worker beyond the first: tree's private growth / (N-1) (MB), --workers ${b.workers}`, b.privateMb, `<= ${b.targetMb}`, b.met);
+    check(`each worker beyond the first: tree's Pss growth / (N-1) (MB), --workers ${b.workers}`, b.pssMb, `<= ${b.targetMb}`, b.pssMet);
+  }
   for (const [name, floor] of Object.entries(f.floors)) if (floor) check(`${name} / its floor, req/s (interleaved, median)`, floor.foodapiVsFloor.rpsRatio, "(reported)", null);
 
   const totalSeconds = round((performance.now() - f.runStarted) / 1000, 1);
@@ -211,6 +218,7 @@ export function report(f: Figures): void {
     ceilings,
     workloads: { oneWorker: workloads1, metrics: { off: f.metrics.a, on: f.metrics.b, rounds: f.metrics.rounds, ratioOnToOff: metricsRatio, cpuPerRequestOffToOn: metricsCpuRatio }, twoWorkers: workloads2, postgresRedis: workloadsStores ?? { skipped: (f.stores as { skipped: string }).skipped } },
     floors: f.floors,
+    workersMemory: f.workersMemory,
     targets,
     notes: f.notes,
   };
@@ -236,6 +244,9 @@ export function report(f: Figures): void {
   out.push(`peak RSS per process, VmHWM (anon part) MB: ${apiMeasurements.map((m) => `${m.label.replace(/ \([^)]*\)/, "")} ${m.peakRssPerProcessMb} (${m.peakAnonRssPerProcessMb})`).join("; ")}`);
   out.push("", "Each route against its floor (bench/floor.ts) and the ceiling, interleaved; CPU x floor is foodapi's server CPU per request over the floor's:");
   out.push(table(floorTable(f.floors)));
+  const workersTables = workersMemoryTables(f.workersMemory);
+  out.push("", "Workers' memory after warm-up loads (bench/lib/workers-memory.ts), /proc/<pid>/smaps_rollup:");
+  out.push(table(workersTables.processes), "", table(workersTables.beyondFirst));
   out.push("");
   out.push(table([["target", "value", "target", "result"], ...targets.map((t) => [t.name, t.value === null ? "-" : String(t.value), t.target, t.pass === null ? "" : t.pass ? "met" : "NOT met"])]));
   if ("skipped" in f.stores) out.push("", `PostgreSQL + Redis mode skipped: ${f.stores.skipped}`);

@@ -4,7 +4,7 @@ import { spawnListening } from "../../test/helpers/listening";
 import { ROOT } from "../../test/helpers/paths";
 import { pollUntil } from "../../test/helpers/wait";
 import { cleanEnv, stopProcessTree, tempDir, track } from "./processes";
-import { HOST, SERVER_LIMIT_FLAGS } from "./settings";
+import { HOST, SERVER_LIMIT_FLAGS, START_LIMIT_MS } from "./settings";
 
 /** foodapi or a ceiling server, started for one measurement. */
 export interface Server {
@@ -26,10 +26,13 @@ export function benchCacheDir(): string {
   return cacheDir;
 }
 
-/** Spawns a process whose stderr announces "listening on http://..." and waits for that line (15 s at most). */
+/**
+ * Spawns a process whose stderr announces "listening on http://..." and waits for that line (START_LIMIT_MS at
+ * most: the first server of a run with a fresh cache directory expands the catalog first).
+ */
 async function startListening(cmd: string[], what: string) {
   // stdout ignored: an access log read under load would cost this process (and the measurement) CPU.
-  return spawnListening(cmd, { cwd: tmpdir(), env: cleanEnv(), stdout: "ignore", timeoutMs: 15_000, what, track });
+  return spawnListening(cmd, { cwd: tmpdir(), env: cleanEnv(), stdout: "ignore", timeoutMs: START_LIMIT_MS, what, track });
 }
 
 async function waitHealthy(url: string, timeoutMs = 10_000) {
@@ -127,7 +130,7 @@ function freePort(): number {
   return port;
 }
 
-/** Exec to the first 200 on /healthz, polled every 2 ms (5 s at most), fresh data directory. */
+/** Exec to the first 200 on /healthz, polled every 2 ms (START_LIMIT_MS at most), fresh data directory. */
 export async function coldStartMs(binary: string, extraArgs: string[]): Promise<number> {
   const dataDir = tempDir("foodapi-bench-cold-");
   const port = freePort();
@@ -136,15 +139,15 @@ export async function coldStartMs(binary: string, extraArgs: string[]): Promise<
   const child = track(Bun.spawn([binary, "serve", "--host", HOST, "--port", String(port), "--data-dir", dataDir, ...extraArgs], { cwd: tmpdir(), env: cleanEnv(), stdin: "ignore", stdout: "ignore", stderr: "ignore" }));
   try {
     // The first 200 is what is timed: polled, as a client would find it.
-    while (performance.now() - started < 5_000) {
+    while (performance.now() - started < START_LIMIT_MS) {
       try {
         const response = await fetch(url);
         if (response.status === 200) return performance.now() - started;
       } catch {}
-      if (child.exitCode !== null) throw new Error(`cold start: server exited with ${child.exitCode}`);
+      if (child.exitCode !== null) throw new Error(`start: server exited with ${child.exitCode} (serve ${extraArgs.join(" ")})`);
       await Bun.sleep(2);
     }
-    throw new Error("cold start: no 200 on /healthz within 5 s");
+    throw new Error(`start: no 200 on /healthz within ${START_LIMIT_MS / 1000} s (serve ${extraArgs.join(" ")})`);
   } finally {
     await stopProcessTree(child);
   }

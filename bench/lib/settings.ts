@@ -13,7 +13,20 @@ export const METRICS_SLICE_SECONDS = 2;
 export const THREADS = 2;
 export const CONNECTIONS = 64;
 export const COLD_START_RUNS = 5;
+/**
+ * A start that has not answered /healthz by then failed; a slower one is a figure (a first start expands
+ * the catalog, which a machine busy with other work can stretch well past its target).
+ */
+export const START_LIMIT_MS = 60_000;
 export const MIX_QUERIES = 1000;
+/**
+ * The workers' memory (bench/lib/workers-memory.ts): these worker counts, each warmed by loads of at least
+ * WORKERS_WARM_REQUESTS per worker (or the load's distinct paths, if more), each load lasting
+ * WORKERS_WARM_MAX_SECONDS per worker at most.
+ */
+export const WORKERS_MEMORY_COUNTS = [1, 2, 4] as const;
+export const WORKERS_WARM_REQUESTS = 10_000;
+export const WORKERS_WARM_MAX_SECONDS = 3;
 export const HOST = "127.0.0.1";
 /** Limits no workload reaches, so that every server answers what it is asked rather than 429. */
 export const SERVER_LIMIT_FLAGS = ["--free-limit", "100000000/1h", "--trial-ip-limit", "1000000/1h"];
