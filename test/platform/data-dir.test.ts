@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AS_NOBODY, IS_ROOT, runBinary, startServer, WITH_UMASK_000 } from "../helpers/binary";
@@ -9,6 +9,12 @@ import { BINARY_PATH, CATALOG_PATH } from "../helpers/paths";
 
 // Traversable by everyone (mkdtemp makes 0700), so that only the modes under test stop another user.
 const root = mkdtempSync(join(tmpdir(), "foodapi-datadir-"));
+/** A cache directory of nobody's, where serve makes the catalog file's answers before it opens the data directory. */
+function nobodysCache(): string {
+  const cache = mkdtempSync(join(root, "nobody-cache-"));
+  chownSync(cache, 65534, 65534);
+  return cache;
+}
 chmodSync(root, 0o755);
 const mounts: string[] = [];
 afterAll(() => {
@@ -98,9 +104,10 @@ describe("start-up with a data directory it cannot use: one line naming it and w
     chmodSync(owned, 0o755);
     expectOneLine(keysCreate(owned, AS_NOBODY), owned, "permission denied");
     expectMissing(keysCreate(join(owned, "data"), AS_NOBODY), join(owned, "data"));
-    // serve reads the catalog first: given as a file nobody can read, the data directory is what stops it.
+    // serve reads the catalog first: given as a file nobody can read, with a cache directory of nobody's for its
+    // answers (its progress line is info), the data directory is what stops it.
     if (nobodyCan(["test", "-r", CATALOG_PATH])) {
-      const served = runBinary(["serve", "--port", "0", "--catalog", CATALOG_PATH, "--data-dir", owned], { prefix: AS_NOBODY });
+      const served = runBinary(["serve", "--port", "0", "--catalog", CATALOG_PATH, "--cache-dir", nobodysCache(), "--log-level", "warn", "--data-dir", owned], { prefix: AS_NOBODY });
       expectOneLine(served, owned, "permission denied");
     }
   });
@@ -112,7 +119,7 @@ describe("start-up with a data directory it cannot use: one line naming it and w
     chmodSync(open, 0o777);
     expectOneLine(keysCreate(open, AS_NOBODY), open, "open to other users (mode 777) and cannot be made 700");
     if (nobodyCan(["test", "-r", CATALOG_PATH])) {
-      expectOneLine(runBinary(["serve", "--port", "0", "--catalog", CATALOG_PATH, "--data-dir", open], { prefix: AS_NOBODY }), open, "open to other users");
+      expectOneLine(runBinary(["serve", "--port", "0", "--catalog", CATALOG_PATH, "--cache-dir", nobodysCache(), "--log-level", "warn", "--data-dir", open], { prefix: AS_NOBODY }), open, "open to other users");
     }
     expect(mode(open)).toBe("777");
   });
