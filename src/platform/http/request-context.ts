@@ -13,6 +13,22 @@ export interface RequestFacts {
    * behind a proxy that sets the client-IP header it is never needed.
    */
   peerAddress: () => string | undefined;
+  /**
+   * The configured client-IP header's value (null: absent), when the server read it in its one pass over
+   * the request's head (head-limit.ts); undefined: not read yet (a request handled without the server).
+   */
+  clientIpHeaderValue: string | null | undefined;
+  /**
+   * The request's id (the proxy's X-Request-Id, else one made), given by the server before the app answers;
+   * undefined without the server.
+   */
+  requestId: string | undefined;
+  /**
+   * Set by whoever built the answer with `requestId` among its headers at construction (cached-response.ts),
+   * so that the server does not add it afterwards: a header set on a Response once built is one more call
+   * into the runtime, which builds the Response's Headers object for it.
+   */
+  requestIdSent: boolean;
   /** The id of the credential that passed the guard: a key id or a trial token id. Never a secret. */
   principalId: string | undefined;
   /** Why the guard refused the credential (MISSING, MALFORMED, NOT_FOUND, ...): for the log only. */
@@ -31,7 +47,17 @@ const unknownPeer = () => undefined;
 export function requestFacts(request: Request): RequestFacts {
   let entry = facts.get(request);
   if (!entry) {
-    entry = { peerAddress: unknownPeer, principalId: undefined, authFailure: undefined, errorCode: undefined, url: undefined, match: undefined };
+    entry = {
+      peerAddress: unknownPeer,
+      clientIpHeaderValue: undefined,
+      requestId: undefined,
+      requestIdSent: false,
+      principalId: undefined,
+      authFailure: undefined,
+      errorCode: undefined,
+      url: undefined,
+      match: undefined,
+    };
     facts.set(request, entry);
   }
   return entry;
