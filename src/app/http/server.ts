@@ -77,8 +77,9 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       facts.peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
       const head = readHead(received);
       facts.clientIpHeaderValue = head.clientIp;
+      facts.head = head.values;
       // Known before the app answers, so that an answer can be built with it (cached-response.ts).
-      facts.requestId = requestIdFor(head.requestId);
+      facts.requestId = requestIdFor(head.values["x-request-id"]);
       checkClientIpHeader?.(head);
       const response = head.bytes > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.

@@ -1,7 +1,7 @@
 import { type EncodedAnswer, negotiate, perRequestJson } from "./content-encoding";
 import { entityTag, etagBase, ifNoneMatchHits } from "./etag";
 import { JSON_CONTENT_TYPE } from "./errors";
-import { requestFacts } from "./request-context";
+import { headerOf, requestFacts } from "./request-context";
 
 /**
  * The data routes' successful answers: SR28 never changes within a build, so every 200 is cacheable by
@@ -44,7 +44,7 @@ function cachedResponse(request: Request, answer: EncodedAnswer | string, header
   const facts = requestFacts(request);
   if (facts.requestId !== undefined) headers["x-request-id"] = facts.requestId;
   let response: Response;
-  if (conditional && ifNoneMatchHits(request.headers.get("if-none-match"), form.etag)) response = new Response(null, { status: 304, headers });
+  if (conditional && ifNoneMatchHits(headerOf(request, "if-none-match"), form.etag)) response = new Response(null, { status: 304, headers });
   else {
     headers["content-type"] = contentType;
     if (coding !== "identity") headers["content-encoding"] = coding;

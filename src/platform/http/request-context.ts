@@ -1,3 +1,4 @@
+import type { HeadValues, ReadHeader } from "./head-limit";
 import type { RouteMatch } from "./route";
 import { parseRequestUrl, type RequestUrl } from "./request-url";
 
@@ -18,6 +19,8 @@ export interface RequestFacts {
    * the request's head (head-limit.ts); undefined: not read yet (a request handled without the server).
    */
   clientIpHeaderValue: string | null | undefined;
+  /** The headers the hot paths read, as the server read them in its pass over the head (`headerOf`). */
+  head: HeadValues | undefined;
   /**
    * The request's id (the proxy's X-Request-Id, else one made), given by the server before the app answers;
    * undefined without the server.
@@ -50,6 +53,7 @@ export function requestFacts(request: Request): RequestFacts {
     entry = {
       peerAddress: unknownPeer,
       clientIpHeaderValue: undefined,
+      head: undefined,
       requestId: undefined,
       requestIdSent: false,
       principalId: undefined,
@@ -69,4 +73,13 @@ export function requestFacts(request: Request): RequestFacts {
  */
 export function requestUrl(request: Request, facts: RequestFacts = requestFacts(request)): RequestUrl {
   return (facts.url ??= parseRequestUrl(request.url));
+}
+
+/**
+ * A request header the hot paths read: as the server read it in its one pass over the head (head-limit.ts),
+ * else (a request handled without the server) asked of the request's Headers.
+ */
+export function headerOf(request: Request, name: ReadHeader): string | null {
+  const head = requestFacts(request).head;
+  return head === undefined ? request.headers.get(name) : head[name];
 }
