@@ -70,11 +70,11 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     fetch(received, server) {
       const started = performance.now();
       const request = withAbsoluteUrl(received);
-      // The peer address is asked of the request Bun handed in (a copy is unknown to the server), and only
-      // if the client-IP rule needs it (request-context.ts), once.
-      let peer: string | null | undefined = null;
+      // The peer address is asked of the request Bun handed in, only if the client-IP rule needs it
+      // (request-context.ts), once.
       const facts = requestFacts(request);
-      facts.peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
+      facts.peerLookup = server;
+      facts.received = received;
       const head = readHead(received);
       facts.clientIpHeaderValue = head.clientIp;
       facts.head = head.values;

@@ -1,13 +1,13 @@
 import { isIP } from "node:net";
-import { requestFacts } from "./request-context";
+import { peerAddressOf, type RequestFacts, requestFacts } from "./request-context";
 
 /**
  * The one client-IP rule: the edge proxy's header when configured and parsable, else the TCP peer.
  * IPv6 addresses are reduced to their /64, the block one subscriber usually controls, so that a
  * client cannot dodge per-IP limits by walking its own prefix.
  */
-function clientIp(headerValue: string | null | undefined, peerAddress: () => string | undefined): string {
-  return parseIp(headerValue?.trim()) ?? parseIp(peerAddress()) ?? "unknown";
+function clientIp(headerValue: string | null | undefined, facts: RequestFacts): string {
+  return parseIp(headerValue?.trim()) ?? parseIp(peerAddressOf(facts)) ?? "unknown";
 }
 
 /**
@@ -16,8 +16,8 @@ function clientIp(headerValue: string | null | undefined, peerAddress: () => str
  */
 export function clientIpOf(request: Request, header: string | null): string {
   const facts = requestFacts(request);
-  if (header === null) return clientIp(undefined, facts.peerAddress);
-  return clientIp(facts.clientIpHeaderValue === undefined ? request.headers.get(header) : facts.clientIpHeaderValue, facts.peerAddress);
+  if (header === null) return clientIp(undefined, facts);
+  return clientIp(facts.clientIpHeaderValue === undefined ? request.headers.get(header) : facts.clientIpHeaderValue, facts);
 }
 
 const parsedIps = new Map<string, string | undefined>();

@@ -5,15 +5,24 @@ import { parseRequestUrl, type RequestUrl } from "./request-url";
 /**
  * Per-request facts that the HTTP server learns outside Elysia (the peer address), that routes learn for
  * the access log (who the caller was), and what is worked out once from the request for everyone who needs
- * it (its URL's parts, its route). Keyed by the Request object, so nothing leaks across requests.
+ * it (its URL's parts, its route). Kept on the Request object itself, so nothing leaks across requests.
  */
+/** What tells a request's TCP peer: the server (Bun's `server.requestIP`), for a request it handed in. */
+export interface PeerLookup {
+  requestIP(request: Request): { address: string } | null;
+}
+
 export interface RequestFacts {
   /**
-   * The TCP peer's address, asked of the server only when the client-IP rule needs it: Bun's `requestIP`
-   * costs a system call a request, a large share of a bare server's time (docs/performance.md), and
-   * behind a proxy that sets the client-IP header it is never needed.
+   * Who can tell the TCP peer's address (the server, and the request as it handed it in: a copy is unknown
+   * to it), set by the server; asked only when the client-IP rule needs it (`peerAddressOf`): Bun's
+   * `requestIP` costs a system call a request, a large share of a bare server's time (docs/performance.md),
+   * and behind a proxy that sets the client-IP header it is never needed.
    */
-  peerAddress: () => string | undefined;
+  peerLookup: PeerLookup | undefined;
+  received: Request | undefined;
+  /** The peer's address once asked (undefined: the server could not tell); null: not asked yet. */
+  peerAddress: string | undefined | null;
   /**
    * The configured client-IP header's value (null: absent), when the server read it in its one pass over
    * the request's head (head-limit.ts); undefined: not read yet (a request handled without the server).
@@ -44,14 +53,21 @@ export interface RequestFacts {
   match: RouteMatch | undefined;
 }
 
-const facts = new WeakMap<Request, RequestFacts>();
-const unknownPeer = () => undefined;
+/**
+ * The facts' property on the Request: a symbol, so no one else's. Read several times per request by the
+ * layers that answer it: a property read is a fraction of a WeakMap lookup, and a WeakMap's entries, one
+ * per request, are more for every collection to go through.
+ */
+const FACTS = Symbol("requestFacts");
+type WithFacts = Request & { [FACTS]?: RequestFacts };
 
 export function requestFacts(request: Request): RequestFacts {
-  let entry = facts.get(request);
-  if (!entry) {
+  let entry = (request as WithFacts)[FACTS];
+  if (entry === undefined) {
     entry = {
-      peerAddress: unknownPeer,
+      peerLookup: undefined,
+      received: undefined,
+      peerAddress: null,
       clientIpHeaderValue: undefined,
       head: undefined,
       requestId: undefined,
@@ -62,7 +78,7 @@ export function requestFacts(request: Request): RequestFacts {
       url: undefined,
       match: undefined,
     };
-    facts.set(request, entry);
+    (request as WithFacts)[FACTS] = entry;
   }
   return entry;
 }
@@ -82,4 +98,10 @@ export function requestUrl(request: Request, facts: RequestFacts = requestFacts(
 export function headerOf(request: Request, name: ReadHeader): string | null {
   const head = requestFacts(request).head;
   return head === undefined ? request.headers.get(name) : head[name];
+}
+
+/** The request's TCP peer address, asked of the server the first time (undefined without a server). */
+export function peerAddressOf(facts: RequestFacts): string | undefined {
+  if (facts.peerAddress === null) facts.peerAddress = facts.received === undefined ? undefined : facts.peerLookup?.requestIP(facts.received)?.address;
+  return facts.peerAddress;
 }
