@@ -73,7 +73,8 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
       return { ok: false, response: errorResponse(UNAUTHORIZED) };
     }
     facts.principalId = result.principal.id;
-    return { ok: true, principal: result.principal };
+    // The verifier's result is the identity already: no copy of it per request.
+    return result;
   };
   const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
     const identity = identified(request, result);
