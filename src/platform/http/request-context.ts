@@ -8,7 +8,7 @@ import { parseRequestUrl, type RequestUrl } from "./request-url";
  * it (its URL's parts, its route). Kept on the Request object itself, so nothing leaks across requests.
  */
 /** What tells a request's TCP peer: the server (Bun's `server.requestIP`), for a request it handed in. */
-export interface PeerLookup {
+interface PeerLookup {
   requestIP(request: Request): { address: string } | null;
 }
 
