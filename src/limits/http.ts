@@ -8,11 +8,24 @@ import type { Limiter } from "./limiter";
 /** The IETF draft's headers: `RateLimit-Policy: "free";q=1000;w=3600` and `RateLimit: "free";r=998;t=3412`. */
 export function rateLimitHeaders(policy: string, quota: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number }) {
   return {
-    "ratelimit-policy": `"${policy}";q=${quota.limit};w=${quota.windowSeconds}`,
+    "ratelimit-policy": policyHeader(policy, quota.limit, quota.windowSeconds),
     // The draft's `t` never exceeds the window, though a slot's worth of conservatism can put the real wait
     // a little past it (Retry-After, which must not invite an early retry, keeps the real wait).
     ratelimit: `"${policy}";r=${quota.remaining};t=${Math.min(quota.resetSeconds, quota.windowSeconds)}`,
   };
+}
+
+/**
+ * A policy's `RateLimit-Policy` value, the same on every answer it counts: made when first asked, kept per
+ * policy name (a handful, all in the code) with the limit and window it was made for.
+ */
+const policyHeaders = new Map<string, { limit: number; windowSeconds: number; value: string }>();
+function policyHeader(policy: string, limit: number, windowSeconds: number): string {
+  const known = policyHeaders.get(policy);
+  if (known !== undefined && known.limit === limit && known.windowSeconds === windowSeconds) return known.value;
+  const value = `"${policy}";q=${limit};w=${windowSeconds}`;
+  policyHeaders.set(policy, { limit, windowSeconds, value });
+  return value;
 }
 
 /**

@@ -109,12 +109,11 @@ let processPrefix: string | undefined;
 let requestCounter = 0;
 
 /**
- * The request id for the log line and the `X-Request-Id` header: the one a proxy in front set, when it
- * is well formed (1-128 characters of letters, digits and `._:@+=-`, as UUIDs and the usual proxy ids
- * are), else a new one. A malformed id is replaced, never echoed: it could carry anything into the log.
+ * The request id for the log line and the `X-Request-Id` header: the one a proxy in front set
+ * (`incoming`), when it is well formed (1-128 characters of letters, digits and `._:@+=-`, as UUIDs and
+ * the usual proxy ids are), else a new one. A malformed id is replaced, never echoed: it could carry anything into the log.
  */
-export function requestIdOf(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
+export function requestIdFor(incoming: string | null): string {
   if (incoming !== null && REQUEST_ID.test(incoming)) return incoming;
   processPrefix ??= Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex");
   return `${processPrefix}-${(++requestCounter).toString(36)}`;

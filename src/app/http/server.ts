@@ -2,10 +2,10 @@ import type { Server } from "bun";
 import { clientIpOf, missingClientIpHeaderCheck } from "../../platform/http/client-ip";
 import { errorDescription } from "../../platform/http/error-catalog";
 import { errorResponse } from "../../platform/http/errors";
-import { headBytes, MAX_HEAD_BYTES } from "../../platform/http/head-limit";
+import { headReader, MAX_HEAD_BYTES } from "../../platform/http/head-limit";
 import { requestFacts, requestUrl } from "../../platform/http/request-context";
 import { withAbsoluteUrl } from "../../platform/http/request-url";
-import { requestIdOf } from "./response-headers";
+import { requestIdFor } from "./response-headers";
 
 export interface AccessLogEntry {
   time: string;
@@ -55,6 +55,7 @@ const HEADERS_TOO_LARGE = errorDescription("HEADERS_TOO_LARGE", []);
 
 export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   const checkClientIpHeader = options.warn ? missingClientIpHeaderCheck(options.clientIpHeader, options.warn) : undefined;
+  const readHead = headReader(options.clientIpHeader);
   const server = Bun.serve({
     hostname: options.hostname,
     port: options.port,
@@ -69,12 +70,18 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
     fetch(received, server) {
       const started = performance.now();
       const request = withAbsoluteUrl(received);
-      // The peer address is asked of the request Bun handed in (a copy is unknown to the server), and only
-      // if the client-IP rule needs it (request-context.ts), once.
-      let peer: string | null | undefined = null;
-      requestFacts(request).peerAddress = () => (peer === null ? (peer = server.requestIP(received)?.address) : peer);
-      checkClientIpHeader?.(received.headers);
-      const response = headBytes(received) > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
+      // The peer address is asked of the request Bun handed in, only if the client-IP rule needs it
+      // (request-context.ts), once.
+      const facts = requestFacts(request);
+      facts.peerLookup = server;
+      facts.received = received;
+      const head = readHead(received);
+      facts.clientIpHeaderValue = head.clientIp;
+      facts.head = head.values;
+      // Known before the app answers, so that an answer can be built with it (cached-response.ts).
+      facts.requestId = requestIdFor(head.values["x-request-id"]);
+      checkClientIpHeader?.(head);
+      const response = head.bytes > MAX_HEAD_BYTES ? errorResponse(HEADERS_TOO_LARGE) : options.handle(request);
       // Most answers are synchronous; awaiting them anyway would cost a promise per request.
       return response instanceof Promise ? response.then((r) => finished(request, r, started)) : finished(request, response, started);
     },
@@ -87,12 +94,12 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
   /** Every answer passes here once: its request id, its count in the metrics, its access-log line. */
   function finished(request: Request, response: Response, started: number): Response {
     const ms = performance.now() - started;
-    const requestId = requestIdOf(request);
-    response.headers.set("x-request-id", requestId);
+    const facts = requestFacts(request);
+    const requestId = facts.requestId!;
+    if (!facts.requestIdSent) response.headers.set("x-request-id", requestId);
     const route = options.observe?.(request, response.status, ms);
     options.answered?.();
     if (options.log === undefined) return response;
-    const facts = requestFacts(request);
     const entry: AccessLogEntry = {
       time: isoNow(),
       method: request.method,

@@ -1,6 +1,7 @@
 import { apiError } from "./error-catalog";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { ApiError } from "./errors";
+import { headerOf } from "./request-context";
 
 /**
  * Reads a request body as text, refusing it as soon as it passes `max` bytes, so that a body without a
@@ -23,7 +24,7 @@ async function readBodyText(request: Request, max: number): Promise<string> {
  * as the OpenAPI document says): one rule for the shell and the direct routes.
  */
 export function declaresTooLargeBody(request: Request): boolean {
-  const declared = request.headers.get("content-length");
+  const declared = headerOf(request, "content-length");
   return declared !== null && Number(declared) > MAX_BODY_BYTES;
 }
 

@@ -1,6 +1,7 @@
 import { type EncodedAnswer, negotiate, perRequestJson } from "./content-encoding";
 import { entityTag, etagBase, ifNoneMatchHits } from "./etag";
 import { JSON_CONTENT_TYPE } from "./errors";
+import { headerOf, requestFacts } from "./request-context";
 
 /**
  * The data routes' successful answers: SR28 never changes within a build, so every 200 is cacheable by
@@ -39,8 +40,17 @@ function cachedResponse(request: Request, answer: EncodedAnswer | string, header
   headers.etag = entityTag(form.etag, coding);
   headers["cache-control"] = DATA_CACHE_CONTROL;
   headers.vary = vary;
-  if (conditional && ifNoneMatchHits(request.headers.get("if-none-match"), form.etag)) return new Response(null, { status: 304, headers });
-  headers["content-type"] = contentType;
-  if (coding !== "identity") headers["content-encoding"] = coding;
-  return new Response(form.body(), { headers });
+  // The request's id goes in with the rest (the server gave it one: request-context.ts), rather than after.
+  const facts = requestFacts(request);
+  if (facts.requestId !== undefined) headers["x-request-id"] = facts.requestId;
+  let response: Response;
+  if (conditional && ifNoneMatchHits(headerOf(request, "if-none-match"), form.etag)) response = new Response(null, { status: 304, headers });
+  else {
+    headers["content-type"] = contentType;
+    if (coding !== "identity") headers["content-encoding"] = coding;
+    response = new Response(form.body(), { headers });
+  }
+  facts.requestIdSent = facts.requestId !== undefined;
+  return response;
 }
+

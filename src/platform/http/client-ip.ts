@@ -1,19 +1,23 @@
 import { isIP } from "node:net";
-import { requestFacts } from "./request-context";
+import { peerAddressOf, type RequestFacts, requestFacts } from "./request-context";
 
 /**
  * The one client-IP rule: the edge proxy's header when configured and parsable, else the TCP peer.
  * IPv6 addresses are reduced to their /64, the block one subscriber usually controls, so that a
  * client cannot dodge per-IP limits by walking its own prefix.
  */
-function clientIp(headers: Headers, peerAddress: () => string | undefined, header: string | null): string {
-  const fromProxy = header ? parseIp(headers.get(header)?.trim()) : undefined;
-  return fromProxy ?? parseIp(peerAddress()) ?? "unknown";
+function clientIp(headerValue: string | null | undefined, facts: RequestFacts): string {
+  return parseIp(headerValue?.trim()) ?? parseIp(peerAddressOf(facts)) ?? "unknown";
 }
 
-/** The client IP of a request the server has seen (its peer address is in the request facts). */
+/**
+ * The client IP of a request the server has seen (its peer address is in the request facts, and the
+ * header's value too when the server read it: `header` is the same setting).
+ */
 export function clientIpOf(request: Request, header: string | null): string {
-  return clientIp(request.headers, requestFacts(request).peerAddress, header);
+  const facts = requestFacts(request);
+  if (header === null) return clientIp(undefined, facts);
+  return clientIp(facts.clientIpHeaderValue === undefined ? request.headers.get(header) : facts.clientIpHeaderValue, facts);
 }
 
 const parsedIps = new Map<string, string | undefined>();
@@ -24,7 +28,8 @@ const IP_TEXT_MAX = 64;
 /** Parsing is memoised (the same few addresses arrive again and again); the memo holds short keys only. */
 function parseIp(raw: string | undefined | null): string | undefined {
   if (!raw || raw.length > IP_TEXT_MAX) return undefined;
-  if (parsedIps.has(raw)) return parsedIps.get(raw);
+  const known = parsedIps.get(raw);
+  if (known !== undefined || parsedIps.has(raw)) return known;
   if (parsedIps.size >= PARSED_IPS_MAX) parsedIps.clear();
   const parsed = parseIpUncached(raw);
   parsedIps.set(raw, parsed);
@@ -49,24 +54,20 @@ function ipv6Prefix64(address: string): string {
   return groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":");
 }
 
-/** Headers a proxy that forwards sets; one of them without the header read means a proxy in front that does not set it. */
-const PROXY_HEADERS = [
-  ["x-forwarded-for", "X-Forwarded-For"],
-  ["x-real-ip", "X-Real-IP"],
-] as const;
-
 /**
  * A check for each request that warns once per process when a proxy in front does not set the client-IP
  * header: every client behind it then counts as the proxy's own address, and shares its per-IP limits.
- * Looks further only when the configured header is absent; the line names the setting and the header
+ * Given what the server read of the head (head-limit.ts): the configured header's value and the forwarding
+ * header a proxy sets (`X-Forwarded-For`, `X-Real-IP`), if any. The line names the setting and the header
  * seen, never its value (a client's address).
  */
-export function missingClientIpHeaderCheck(header: string | null, warn: (message: string) => void): (headers: Headers) => void {
+export function missingClientIpHeaderCheck(
+  header: string | null,
+  warn: (message: string) => void,
+): (head: { readonly clientIp: string | null; readonly forwarded: string | undefined }) => void {
   let warned = header === null;
-  return (headers) => {
-    if (warned || headers.has(header!)) return;
-    const seen = PROXY_HEADERS.find(([name]) => headers.has(name))?.[1];
-    if (seen === undefined) return;
+  return ({ clientIp, forwarded: seen }) => {
+    if (warned || clientIp !== null || seen === undefined) return;
     warned = true;
     warn(
       `a request came through a proxy (it carries ${seen}) without the '${header}' header that client IPs are read from, so every ` +

@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { chooseCoding, CODINGS, type Coding, type ContentCoding } from "./accept-encoding";
+import { headerOf } from "./request-context";
 
 /**
  * JSON answers in the content codings clients accept. An answer is an `EncodedAnswer`: the codings it
@@ -100,5 +101,5 @@ export function perRequestJson(json: string | Uint8Array<ArrayBuffer>, etag: str
 
 /** The coding to send `answer` in, for this request's `Accept-Encoding`. */
 export function negotiate(request: Request, answer: EncodedAnswer): ContentCoding {
-  return answer.offered.length === 0 ? "identity" : chooseCoding(request.headers.get("accept-encoding"), answer.offered);
+  return answer.offered.length === 0 ? "identity" : chooseCoding(headerOf(request, "accept-encoding"), answer.offered);
 }

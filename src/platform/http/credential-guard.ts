@@ -5,7 +5,7 @@ import type { DirectHandler, RequestTarget } from "./route";
 import { errorDescription } from "./error-catalog";
 import { ApiError, type ErrorDescription, errorResponse, SECURITY_HEADERS } from "./errors";
 import { isPromise, type MaybePromise, then } from "../maybe-promise";
-import { type RequestFacts, requestFacts } from "./request-context";
+import { headerOf, type RequestFacts, requestFacts } from "./request-context";
 
 /** Every authentication failure on a data route, whatever the cause, is this one answer (built once). */
 const UNAUTHORIZED = errorDescription("UNAUTHORIZED", []);
@@ -39,10 +39,10 @@ export interface Admitted {
  */
 export type Admission = (principal: Principal, cost?: number) => MaybePromise<Admitted>;
 
-function authenticate(headers: Headers, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
-  const apiKey = headers.get("x-api-key");
+function authenticate(request: Request, verifiers: CredentialVerifiers): MaybePromise<CredentialResult> {
+  const apiKey = headerOf(request, "x-api-key");
   if (apiKey !== null) return verifiers.apiKey(apiKey.trim());
-  const authorization = headers.get("authorization");
+  const authorization = headerOf(request, "authorization");
   if (authorization === null) return { ok: false, reason: "MISSING" };
   const match = /^Bearer +(\S+) *$/i.exec(authorization);
   if (!match) return { ok: false, reason: "WRONG_SCHEME" };
@@ -73,7 +73,8 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
       return { ok: false, response: errorResponse(UNAUTHORIZED) };
     }
     facts.principalId = result.principal.id;
-    return { ok: true, principal: result.principal };
+    // The verifier's result is the identity already: no copy of it per request.
+    return result;
   };
   const admitted = (request: Request, result: CredentialResult): MaybePromise<GuardOutcome> => {
     const identity = identified(request, result);
@@ -84,12 +85,12 @@ export function createCredentialGuard(verifiers: CredentialVerifiers, admit: Adm
     return isPromise(admission) ? admission.then((settled) => outcome(facts, principal, settled)) : outcome(facts, principal, admission);
   };
   const guard = (request: Request): MaybePromise<GuardOutcome> => {
-    const result = authenticate(request.headers, verifiers);
+    const result = authenticate(request, verifiers);
     return isPromise(result) ? result.then((settled) => admitted(request, settled)) : admitted(request, result);
   };
   return Object.assign(guard, {
     authenticate(request: Request) {
-      const result = authenticate(request.headers, verifiers);
+      const result = authenticate(request, verifiers);
       return isPromise(result) ? result.then((settled) => identified(request, settled)) : identified(request, result);
     },
     admit: (request: Request, principal: Principal, cost: number) => then(admit(principal, cost), (settled) => outcome(requestFacts(request), principal, settled)),

@@ -9,14 +9,63 @@ export const MAX_HEAD_BYTES = 16 * 1024;
 export const RUNTIME_MAX_HEAD_BYTES = 64 * 1024;
 
 /**
- * The head's size as sent, near enough: the target (Bun's absolute URL, a few bytes longer than the
- * request line's) and each header line. Header values are byte strings, so a length is a byte count.
+ * The request headers the app reads on its hot paths (the data routes' credential, content coding and
+ * conditional, the declared body length, the proxy's request id): read in the server's one pass over the
+ * head, and then by name from the request's facts (request-context.ts `headerOf`).
  */
-export function headBytes(request: Request): number {
-  let bytes = request.url.length;
-  // forEach, not an iterator: no [name, value] array per header on every request.
-  request.headers.forEach((value, name) => {
-    bytes += name.length + value.length + 4;
-  });
-  return bytes;
+export type ReadHeader = "x-api-key" | "authorization" | "accept-encoding" | "if-none-match" | "content-length" | "x-request-id";
+
+/** Each header of `ReadHeader` as the request's Headers would give it (values of a repeated one joined), or null. */
+export type HeadValues = Record<ReadHeader, string | null>;
+
+/** What the server reads of a request's head, in its one pass over the headers. */
+export interface Head {
+  /**
+   * The head's size as sent, near enough: the target (Bun's absolute URL, a few bytes longer than the
+   * request line's) and each header line. Header values are byte strings, so a length is a byte count.
+   */
+  bytes: number;
+  /** The configured client-IP header's value; null when absent or when none is configured. */
+  clientIp: string | null;
+  /** A forwarding header a proxy sets (`X-Forwarded-For`, `X-Real-IP`, as named here), when one is present. */
+  forwarded: string | undefined;
+  values: HeadValues;
+}
+
+/**
+ * Reads the head once for everything the server and the hot paths need of it, given the client-IP header
+ * configured (lower case, or null). Each question asked of a request's Headers is a call into the runtime,
+ * costlier than the string comparisons of the pass the server makes anyway to size the head.
+ */
+export function headReader(clientIpHeader: string | null): (request: Request) => Head {
+  // The request being read (the pass is synchronous): one callback for every request, not one made per
+  // request, and forEach, not an iterator (no [name, value] array per header).
+  let head: Head;
+  const visit = (value: string, name: string) => {
+    head.bytes += name.length + value.length + 4;
+    if (name === clientIpHeader) head.clientIp = value;
+    switch (name) {
+      case "x-api-key":
+      case "authorization":
+      case "accept-encoding":
+      case "if-none-match":
+      case "content-length":
+      case "x-request-id":
+        head.values[name] = value;
+        break;
+      // Both present: X-Forwarded-For is the one named, whichever comes first.
+      case "x-forwarded-for":
+        head.forwarded = "X-Forwarded-For";
+        break;
+      case "x-real-ip":
+        head.forwarded ??= "X-Real-IP";
+        break;
+    }
+  };
+  return (request) => {
+    const values: HeadValues = { "x-api-key": null, authorization: null, "accept-encoding": null, "if-none-match": null, "content-length": null, "x-request-id": null };
+    head = { bytes: request.url.length, clientIp: null, forwarded: undefined, values };
+    request.headers.forEach(visit);
+    return head;
+  };
 }
