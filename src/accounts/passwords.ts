@@ -16,8 +16,9 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  // Outside the try: an addon that cannot load (a TMPDIR mounted noexec) is an error, not a wrong password.
+  const { verify } = await loadArgon2();
   try {
-    const { verify } = await loadArgon2();
     return await verify(passwordHash, password);
   } catch {
     return false;
