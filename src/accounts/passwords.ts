@@ -1,4 +1,9 @@
-import { hash, verify } from "@node-rs/argon2";
+/**
+ * The argon2 binding is a native addon: loading it writes it out of the binary to a temporary file and
+ * links it (milliseconds), so it is loaded at the first password hashed or checked, not at every start.
+ */
+let argon2: Promise<typeof import("@node-rs/argon2")> | undefined;
+const loadArgon2 = () => (argon2 ??= import("@node-rs/argon2"));
 
 /** argon2id at OWASP's minimum: 19 MiB, 2 passes, 1 lane (the package's default algorithm is argon2id). */
 const ARGON2ID = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -7,10 +12,12 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2ID);
+  return loadArgon2().then(({ hash }) => hash(password, ARGON2ID));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  // Outside the try: an addon that cannot load (a TMPDIR mounted noexec) is an error, not a wrong password.
+  const { verify } = await loadArgon2();
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { createFoodApi, type FoodApi } from "../app/app";
 import { systemClock } from "../platform/clock";
@@ -150,6 +149,8 @@ function refuseTakenPort(config: Config): void {
  */
 async function refuseUnresolvableHost(config: Config): Promise<void> {
   if (isIP(config.host)) return;
+  // Loaded only for a name: an address (the usual case) does not pay for the module at every start.
+  const { lookup } = await import("node:dns/promises");
   try {
     await lookup(config.host);
   } catch (error) {

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { users as usersTable } from "../accounts/tables";
+import { onFirstUse } from "../platform/first-use";
 import type { StateDb } from "../platform/storage/state-db";
 import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys as apiKeysTable, keyRevocations as keyRevocationsTable } from "./tables";
@@ -14,25 +15,29 @@ const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
 const NO_NEWS: readonly string[] = [];
 
 export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
-  // The two queries of an API request are prepared once (building a drizzle query costs more than
-  // running it).
+  // The two queries of an API request are prepared once, at the first request (building a drizzle query
+  // costs more than running it; a start answers sooner without building them).
   // A disabled account's keys are not found: the join is on the primary key, one more page at most.
-  const activeByHash = db
-    .select(getTableColumns(apiKeys))
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt), isNull(users.disabledAt)))
-    .prepare();
-  const touchIfStale = db
-    .update(apiKeys)
-    .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
-    .where(
-      and(
-        eq(apiKeys.id, sql.placeholder("id")),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
-      ),
-    )
-    .prepare();
+  const activeByHash = onFirstUse(() =>
+    db
+      .select(getTableColumns(apiKeys))
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt), isNull(users.disabledAt)))
+      .prepare(),
+  );
+  const touchIfStale = onFirstUse(() =>
+    db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
+      .where(
+        and(
+          eq(apiKeys.id, sql.placeholder("id")),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
+        ),
+      )
+      .prepare(),
+  );
 
   // The checks and the insert under one write lock: parallel issues cannot pass the limit together, and an
   // account's deletion (one write transaction) comes wholly before or after.
@@ -70,7 +75,7 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
 
   return {
     insertWithinLimit: (key, maxActive) => insertWithinLimit.immediate(key, maxActive),
-    findActiveByHash: (keyHash) => activeByHash.get({ keyHash }),
+    findActiveByHash: (keyHash) => activeByHash().get({ keyHash }),
     listActive: (userId) =>
       db
         .select()
@@ -91,7 +96,7 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
     listAllActive: () => db.select().from(apiKeys).where(isNull(apiKeys.revokedAt)).orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`).all(),
     forgetAccountKeys: (userId, now) => forgetAccountKeys.immediate(userId, now),
     touch(keyId, now, staleBefore) {
-      touchIfStale.run({ id: keyId, now, staleBefore });
+      touchIfStale().run({ id: keyId, now, staleBefore });
     },
     sweep(now, batch) {
       const oldKeys = db.select({ id: apiKeys.id }).from(apiKeys).where(lt(apiKeys.revokedAt, now - REVOKED_KEY_RETENTION_MS)).limit(batch);
@@ -112,12 +117,14 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
  */
 export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): KeyRevocations {
   const epoch = openRevocationEpoch(dataDir);
-  const after = db
-    .select({ seq: keyRevocations.seq, keyHash: keyRevocations.keyHash })
-    .from(keyRevocations)
-    .where(gt(keyRevocations.seq, sql.placeholder("seq")))
-    .orderBy(keyRevocations.seq)
-    .prepare();
+  const after = onFirstUse(() =>
+    db
+      .select({ seq: keyRevocations.seq, keyHash: keyRevocations.keyHash })
+      .from(keyRevocations)
+      .where(gt(keyRevocations.seq, sql.placeholder("seq")))
+      .orderBy(keyRevocations.seq)
+      .prepare(),
+  );
   const latest = () => sqlite.query<{ seq: number | null }, []>("SELECT max(seq) AS seq FROM key_revocations").get()?.seq ?? 0;
   let seenEpoch = epoch.current();
   let appliedSeq = latest();
@@ -127,7 +134,7 @@ export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): Ke
       const now = epoch.current();
       if (now === seenEpoch) return NO_NEWS;
       seenEpoch = now;
-      const entries = after.all({ seq: appliedSeq });
+      const entries = after().all({ seq: appliedSeq });
       if (entries.length === 0 || entries[0]!.seq !== appliedSeq + 1) {
         appliedSeq = Math.max(appliedSeq, latest());
         return "all";

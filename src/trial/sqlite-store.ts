@@ -1,20 +1,25 @@
-import { eq, inArray, lte, sql } from "drizzle-orm";
+import { eq, getTableName, inArray, lte, sql } from "drizzle-orm";
 import type { StateDb } from "../platform/storage/state-db";
 import { secrets as secretsTable, trialUsage as trialUsageTable, usedChallenges as usedChallengesTable } from "./tables";
 import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
 
 const secrets = secretsTable.sqlite;
+// In SQL of their own (below), named from the table's declaration.
+const SELECT_SECRET = `SELECT "${secrets.value.name}" AS value FROM "${getTableName(secrets)}" WHERE "${secrets.name.name}" = ?1`;
+const INSERT_SECRET = `INSERT INTO "${getTableName(secrets)}" ("${secrets.name.name}", "${secrets.value.name}") VALUES (?1, ?2) ON CONFLICT DO NOTHING`;
 const trialUsage = trialUsageTable.sqlite;
 const usedChallenges = usedChallengesTable.sqlite;
 
-export function createSqliteTrialStore({ db }: StateDb): TrialStore {
+export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
   return {
     secret(name, generate) {
-      const stored = () => db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, name)).get()?.value;
+      // Plain SQL: every start reads a secret before it answers, and building a process's first drizzle
+      // query costs milliseconds.
+      const stored = () => sqlite.query<{ value: string }, [string]>(SELECT_SECRET).get(name)?.value;
       const found = stored();
       if (found !== undefined) return found;
       // Two first starts may both get here: the first insert wins, and both return what it wrote.
-      db.insert(secrets).values({ name, value: generate() }).onConflictDoNothing().run();
+      sqlite.query(INSERT_SECRET).run(name, generate());
       return stored()!;
     },
 

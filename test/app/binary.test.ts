@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBinary, startServer } from "../helpers/binary";
+import { jsonPost } from "../helpers/http";
 import { ROOT } from "../helpers/paths";
 
 describe("the compiled binary", () => {
@@ -122,6 +123,22 @@ describe("the compiled binary", () => {
     const server = await startServer();
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect(await server.stop("SIGINT")).toBe(0);
+  });
+
+  test("a start writes nothing to TMPDIR: the argon2 addon, which Bun writes out of the binary to load it, waits for the first password", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "foodapi-scratch-"));
+    const server = await startServer({ args: ["--workers", "1"], env: { TMPDIR: scratch } });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(readdirSync(scratch)).toEqual([]);
+      // The password is hashed at sign-up and checked at sign-in, with the addon loaded then.
+      const account = { email: "first@example.com", password: "first password" };
+      expect((await fetch(`${server.url}/api/auth/sign-up/email`, jsonPost({ ...account, name: "First" }))).status).toBe(200);
+      expect((await fetch(`${server.url}/api/auth/sign-in/email`, jsonPost(account))).status).toBe(200);
+      expect((await fetch(`${server.url}/api/auth/sign-in/email`, jsonPost({ ...account, password: "wrong password" }))).status).toBe(401);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 
   test("an invalid setting stops start-up with exit code 2 and names the setting", () => {

@@ -1,5 +1,7 @@
-import { SQL } from "bun";
-import { drizzle } from "drizzle-orm/bun-sql";
+import type { SQL } from "bun";
+import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
+import { BunSQLSession } from "drizzle-orm/bun-sql/session";
+import { PgDatabase, PgDialect } from "drizzle-orm/pg-core";
 import { eq } from "drizzle-orm";
 import { createPostgresAccountStore, createPostgresSessionStore, type PostgresTx } from "../../accounts/postgres-stores";
 import type { DeletedAccount, DeleteOwned } from "../../accounts/store";
@@ -52,7 +54,7 @@ export interface PostgresStateOptions {
  */
 export async function openPostgresState(url: PostgresUrl, log: (line: string) => void = () => {}, options: PostgresStateOptions = {}): Promise<StateStores> {
   const { display: where, database } = url;
-  const client = new SQL(url.href, {
+  const client = new Bun.SQL(url.href, {
     // Bun's client lets PGDATABASE outrank the URL's database: the URL the operator gave is the one used.
     ...(database ? { database } : {}),
     max: options.poolSize ?? POOL_SIZE,
@@ -83,8 +85,19 @@ export async function openPostgresState(url: PostgresUrl, log: (line: string) =>
 const deleteAccountKeys: DeleteOwned<PostgresTx, Promise<DeletedAccount["keys"]>> = (tx, userId) =>
   tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
 
+/**
+ * What drizzle-orm/bun-sql's `drizzle({ client })` builds, without loading that module: it imports Bun's SQL
+ * client (to open one from a URL) at its top, and the bundle hoists such an import to the program's start,
+ * where loading the client costs every start some milliseconds, SQLite ones too. `Bun.SQL` above is read
+ * only when PostgreSQL is used.
+ */
+function drizzleOver(client: SQL): BunSQLDatabase {
+  const dialect = new PgDialect();
+  return new PgDatabase(dialect, new BunSQLSession(client, dialect, undefined), undefined) as BunSQLDatabase;
+}
+
 function postgresStores(client: SQL): StateStores {
-  const db = drizzle({ client });
+  const db = drizzleOver(client);
   return {
     accounts: withDeadline(createPostgresAccountStore(db, deleteAccountKeys)),
     sessions: withDeadline(createPostgresSessionStore(db)),

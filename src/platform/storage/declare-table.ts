@@ -117,11 +117,18 @@ export function table<N extends string, C extends Columns>(name: N, columns: C, 
       }),
       ...Object.entries(options.checks ?? {}).map(([check, condition]) => pg.check(check, condition(t as ColumnsOf<C>))),
     ]);
-  const postgres = postgresTable({});
+  // The PostgreSQL tables are built when first asked for: a server on SQLite never is, and building every
+  // table's columns for both dialects was a good part of its start.
+  let postgres: pg.PgTable | undefined;
+  let postgresSchema: pg.PgTable | undefined;
   const declared = {
     sqlite: sqliteTable,
-    postgres,
-    postgresSchema: options.postgresOnly ? postgresTable(options.postgresOnly) : postgres,
+    get postgres() {
+      return (postgres ??= postgresTable({}));
+    },
+    get postgresSchema() {
+      return (postgresSchema ??= options.postgresOnly ? postgresTable(options.postgresOnly) : declared.postgres);
+    },
   };
   return declared as unknown as DeclaredTable<N, C>;
 }

@@ -1,4 +1,4 @@
-import { RedisClient } from "bun";
+import type { RedisClient } from "bun";
 import type { RedisUrl } from "../config/config";
 
 /**
@@ -54,7 +54,7 @@ export interface RedisConnection {
 }
 
 function clientFor(url: RedisUrl): RedisClient {
-  return new RedisClient(url.href, {
+  return new Bun.RedisClient(url.href, {
     connectionTimeout: REDIS_CONNECT_TIMEOUT_MS,
     autoReconnect: false,
     // Queued commands would wait for a reconnect that may never come: while disconnected, fail instead.
