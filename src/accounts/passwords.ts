@@ -25,6 +25,14 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
+/**
+ * Loads the binding now: serve calls it once it listens, so that a host where it cannot load (a TMPDIR
+ * mounted noexec) is named at start, not at the first sign-in. Rejects with the loader's error.
+ */
+export async function loadPasswordHashing(): Promise<void> {
+  await loadArgon2();
+}
+
 let dummyHash: Promise<string> | undefined;
 
 /**

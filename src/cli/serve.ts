@@ -11,6 +11,7 @@ import { startHttpServer } from "../app/http/server";
 import { collectYoungWhileServing } from "../platform/http/young-collection";
 import type { MaybePromise } from "../platform/maybe-promise";
 import { announce } from "./announce";
+import { loadPasswordHashing } from "../accounts/passwords";
 import { primaryCollector, workerCollector } from "../metrics/fleet";
 import { startWorkers, type WorkerFleet, type WorkerRole, workerRole } from "./workers";
 
@@ -116,6 +117,12 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     announce(config, server.url.origin, 1, await describeCatalog(config.catalogPath));
   }
 
+  // After the start-up line, off the path to the first answer (design §18): said now rather than at the first sign-in.
+  if (started && !role) {
+    loadPasswordHashing().catch((error) =>
+      console.error(`foodapi: passwords cannot be hashed or checked (argon2 did not load: ${(error as Error).message}); sign-up and sign-in answer 500 until it can. Bun writes the addon to TMPDIR to load it: TMPDIR must be writable and allow executables`),
+    );
+  }
   const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
   const [workersStopped] = await Promise.all([workers?.stop() ?? true, server.stop()]);

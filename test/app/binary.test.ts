@@ -125,19 +125,28 @@ describe("the compiled binary", () => {
     expect(await server.stop("SIGINT")).toBe(0);
   });
 
-  test("a start writes nothing to TMPDIR: the argon2 addon, which Bun writes out of the binary to load it, waits for the first password", async () => {
+  test("argon2, which Bun writes out of the binary to TMPDIR to load it, is loaded once the server listens; a TMPDIR where it cannot load is named at start", async () => {
     const scratch = mkdtempSync(join(tmpdir(), "foodapi-scratch-"));
     const server = await startServer({ args: ["--workers", "1"], env: { TMPDIR: scratch } });
     try {
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      expect(readdirSync(scratch)).toEqual([]);
-      // The password is hashed at sign-up and checked at sign-in, with the addon loaded then.
+      // The password is hashed at sign-up and checked at sign-in.
       const account = { email: "first@example.com", password: "first password" };
       expect((await fetch(`${server.url}/api/auth/sign-up/email`, jsonPost({ ...account, name: "First" }))).status).toBe(200);
       expect((await fetch(`${server.url}/api/auth/sign-in/email`, jsonPost(account))).status).toBe(200);
       expect((await fetch(`${server.url}/api/auth/sign-in/email`, jsonPost({ ...account, password: "wrong password" }))).status).toBe(401);
+      expect(readdirSync(scratch).some((name) => name.endsWith(".node"))).toBe(true);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+    // /proc takes no file: the server still answers, and says at start, in one line, why passwords will fail.
+    const unusable = await startServer({ args: ["--workers", "1"], env: { TMPDIR: "/proc" } });
+    try {
+      expect((await fetch(`${unusable.url}/healthz`)).status).toBe(200);
+      const [line] = await unusable.waitForStderr(/^foodapi: passwords cannot be hashed or checked \(argon2 did not load: .*TMPDIR must be writable and allow executables$/m);
+      expect(line).toContain("sign-up and sign-in answer 500 until it can");
+    } finally {
+      expect(await unusable.stop()).toBe(0);
     }
   });
 
