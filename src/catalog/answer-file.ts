@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { ANSWER_FORMS, type AnswerForm } from "./store";
 
 /**
@@ -25,6 +25,14 @@ const ID_FIELD = 0;
 const ETAG_FIELD = 1;
 const FORM_FIELD = Object.fromEntries(ANSWER_FORMS.map((form, i) => [form, 3 + 2 * i])) as Record<AnswerForm, number>;
 const ENTRY_WORDS = 3 + 2 * ANSWER_FORMS.length;
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Little-endian u32 words as this machine's. */
+function littleEndianWords(bytes: Uint8Array): Uint32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Uint32Array.from({ length: bytes.byteLength / 4 }, (_, i) => view.getUint32(i * 4, true));
+}
 
 /** Food numbers are five digits: a food's slot is its number. */
 const SLOTS = 100_000;
@@ -100,49 +108,62 @@ function layOut(entries: readonly { foodId: number; etag: Uint8Array; lengths: R
 }
 
 /**
- * An answers file, mapped. The index is read once into slots by food id (~1.2 MB of this process's own
- * memory); the answers stay in the mapping. Mapped private (copy-on-write): nothing this process does can
+ * An answers file, mapped. Slots by food id (400 KB of this process's own memory) point into the index, which
+ * stays in the mapping with the answers. Mapped private (copy-on-write): nothing this process does can
  * change the file under another worker. The file is never truncated or rewritten while it may be mapped (a
  * new one is renamed over it, and a removed file stays mapped until its readers exit), which is what makes
  * mapping it safe.
  */
 export class AnswerFile {
-  private readonly map: Uint8Array;
-  /** Per slot (food id): its entry's index + 1, 0 for no food. */
-  private readonly entryOf = new Int32Array(SLOTS);
-  private readonly index: Uint32Array;
+  private mapped: { map: Uint8Array; index: Uint32Array; entryOf: Int32Array } | undefined;
   private readonly etags: (string | undefined)[];
 
-  constructor(path: string) {
-    let map: Uint8Array;
-    try {
-      map = Bun.mmap(path, { shared: false });
-    } catch (error) {
-      throw new AnswerFileInvalid(`cannot map ${path} (${(error as Error).message})`);
-    }
-    this.map = map;
+  /** Checks the file's header and length now, so that a bad file stops the start; maps it at first use. */
+  constructor(private readonly path: string) {
     const invalid = (why: string) => new AnswerFileInvalid(`${path} is not an answers file of this version (${why})`);
-    if (map.byteLength < HEADER_BYTES || Buffer.from(map.subarray(0, 16)).toString("latin1") !== MAGIC) throw invalid("no header");
-    const head = new DataView(map.buffer, map.byteOffset, HEADER_BYTES);
-    if (head.getUint32(16, true) !== VERSION) throw invalid(`version ${head.getUint32(16, true)}`);
-    const count = head.getUint32(20, true);
-    if (Number(head.getBigUint64(24, true)) !== map.byteLength) throw invalid("its length is not the one its header says");
-    if (HEADER_BYTES + count * ENTRY_WORDS * 4 > map.byteLength) throw invalid("its index is longer than the file");
-    // Copied out word by word (whatever this machine's byte order), and every range checked once here, so
-    // that a request never reads outside the file.
-    const words = new DataView(map.buffer, map.byteOffset + HEADER_BYTES, count * ENTRY_WORDS * 4);
-    this.index = new Uint32Array(count * ENTRY_WORDS);
-    for (let w = 0; w < this.index.length; w++) this.index[w] = words.getUint32(w * 4, true);
-    for (let i = 0; i < count; i++) {
-      const id = this.index[i * ENTRY_WORDS + ID_FIELD]!;
-      if (id >= SLOTS || this.entryOf[id] !== 0) throw invalid(`food id ${id}`);
-      for (const field of [ETAG_FIELD, ...ANSWER_FORMS.map((form) => FORM_FIELD[form])]) {
-        const offset = this.index[i * ENTRY_WORDS + field]!;
-        if (offset + this.index[i * ENTRY_WORDS + field + 1]! > map.byteLength) throw invalid(`food ${id} lies past its end`);
+    let head: Uint8Array;
+    let fileBytes: number;
+    try {
+      const fd = openSync(path, "r");
+      try {
+        fileBytes = fstatSync(fd).size;
+        head = new Uint8Array(HEADER_BYTES);
+        if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) throw invalid("no header");
+      } finally {
+        closeSync(fd);
       }
-      this.entryOf[id] = i + 1;
+    } catch (error) {
+      if (error instanceof AnswerFileInvalid) throw error;
+      throw new AnswerFileInvalid(`cannot read ${path} (${(error as Error).message})`);
     }
+    if (Buffer.from(head.subarray(0, 16)).toString("latin1") !== MAGIC) throw invalid("no header");
+    const fields = new DataView(head.buffer);
+    if (fields.getUint32(16, true) !== VERSION) throw invalid(`version ${fields.getUint32(16, true)}`);
+    const count = fields.getUint32(20, true);
+    if (Number(fields.getBigUint64(24, true)) !== fileBytes) throw invalid("its length is not the one its header says");
+    if (HEADER_BYTES + count * ENTRY_WORDS * 4 > fileBytes) throw invalid("its index is longer than the file");
     this.etags = new Array(count);
+  }
+
+  /**
+   * The mapping and its index, made at the first answer asked for rather than at start: mapping the file
+   * makes JavaScriptCore count it as heap (young-collection.ts), which a start that serves no detail need
+   * not pay for. The index is a view of the mapping on a little-endian machine (every platform the binary is
+   * built for). A damaged entry cannot make a read leave the file (a subarray stops at the mapping's end);
+   * it would only send wrong bytes, which the length check and the rename into place make unlikely.
+   */
+  private open() {
+    if (this.mapped) return this.mapped;
+    const map = Bun.mmap(this.path, { shared: false });
+    const count = this.etags.length;
+    const index = LITTLE_ENDIAN ? new Uint32Array(map.buffer, map.byteOffset + HEADER_BYTES, count * ENTRY_WORDS) : littleEndianWords(map.subarray(HEADER_BYTES, HEADER_BYTES + count * ENTRY_WORDS * 4));
+    const entryOf = new Int32Array(SLOTS);
+    for (let i = 0; i < count; i++) {
+      const id = index[i * ENTRY_WORDS + ID_FIELD]!;
+      if (id < SLOTS && entryOf[id] === 0) entryOf[id] = i + 1;
+    }
+    this.mapped = { map, index, entryOf };
+    return this.mapped;
   }
 
   /** How many foods it holds. */
@@ -150,26 +171,22 @@ export class AnswerFile {
     return this.etags.length;
   }
 
-  has(foodId: number): boolean {
-    return foodId >= 0 && foodId < SLOTS && this.entryOf[foodId] !== 0;
-  }
-
   /** A food's answer as `form` (a view of the mapping) with its entity-tag base; undefined for no such food. */
   answer(foodId: number, form: AnswerForm): { etag: string; body: Uint8Array<ArrayBuffer> } | undefined {
-    const entry = foodId >= 0 && foodId < SLOTS ? this.entryOf[foodId]! - 1 : -1;
+    const { map, index, entryOf } = this.open();
+    const entry = foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1;
     if (entry < 0) return undefined;
-    const base = entry * ENTRY_WORDS;
-    const field = base + FORM_FIELD[form];
-    const offset = this.index[field]!;
-    return { etag: this.etagOf(entry), body: this.map.subarray(offset, offset + this.index[field + 1]!) as Uint8Array<ArrayBuffer> };
+    const field = entry * ENTRY_WORDS + FORM_FIELD[form];
+    const offset = index[field]!;
+    return { etag: this.etagOf(entry, map, index), body: map.subarray(offset, offset + index[field + 1]!) as Uint8Array<ArrayBuffer> };
   }
 
   /** An entry's entity-tag base, decoded on first use and kept (a string per food asked for: ~30 bytes). */
-  private etagOf(entry: number): string {
+  private etagOf(entry: number, map: Uint8Array, index: Uint32Array): string {
     let etag = this.etags[entry];
     if (etag === undefined) {
-      const offset = this.index[entry * ENTRY_WORDS + ETAG_FIELD]!;
-      etag = Buffer.from(this.map.buffer, this.map.byteOffset + offset, this.index[entry * ENTRY_WORDS + ETAG_FIELD + 1]!).toString("latin1");
+      const offset = index[entry * ENTRY_WORDS + ETAG_FIELD]!;
+      etag = Buffer.from(map.buffer, map.byteOffset + offset, index[entry * ENTRY_WORDS + ETAG_FIELD + 1]!).toString("latin1");
       this.etags[entry] = etag;
     }
     return etag;
