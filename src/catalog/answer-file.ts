@@ -115,11 +115,17 @@ function layOut(entries: readonly { foodId: number; etag: Uint8Array; lengths: R
  * mapping it safe.
  */
 export class AnswerFile {
-  private mapped: { map: Uint8Array; index: Uint32Array; entryOf: Int32Array } | undefined;
+  private mapped: { bytes: (offset: number, length: number) => Uint8Array<ArrayBuffer>; index: Uint32Array; entryOf: Int32Array } | undefined;
   private readonly etags: (string | undefined)[];
 
-  /** Checks the file's header and length now, so that a bad file stops the start; maps it at first use. */
-  constructor(private readonly path: string) {
+  /**
+   * Checks the file's header and length now, so that a bad file stops the start; maps it at first use, with
+   * `map` (a platform where it throws reads each answer from the file instead).
+   */
+  constructor(
+    private readonly path: string,
+    private readonly map: (path: string) => Uint8Array = (file) => Bun.mmap(file, { shared: false }),
+  ) {
     const invalid = (why: string) => new AnswerFileInvalid(`${path} is not an answers file of this version (${why})`);
     let head: Uint8Array;
     let fileBytes: number;
@@ -154,16 +160,40 @@ export class AnswerFile {
    */
   private open() {
     if (this.mapped) return this.mapped;
-    const map = Bun.mmap(this.path, { shared: false });
+    const bytes = this.mappedOrRead();
     const count = this.etags.length;
-    const index = LITTLE_ENDIAN ? new Uint32Array(map.buffer, map.byteOffset + HEADER_BYTES, count * ENTRY_WORDS) : littleEndianWords(map.subarray(HEADER_BYTES, HEADER_BYTES + count * ENTRY_WORDS * 4));
+    const indexBytes = bytes(HEADER_BYTES, count * ENTRY_WORDS * 4);
+    const index = LITTLE_ENDIAN ? new Uint32Array(indexBytes.buffer, indexBytes.byteOffset, count * ENTRY_WORDS) : littleEndianWords(indexBytes);
     const entryOf = new Int32Array(SLOTS);
     for (let i = 0; i < count; i++) {
       const id = index[i * ENTRY_WORDS + ID_FIELD]!;
       if (id < SLOTS && entryOf[id] === 0) entryOf[id] = i + 1;
     }
-    this.mapped = { map, index, entryOf };
+    this.mapped = { bytes, index, entryOf };
     return this.mapped;
+  }
+
+  /**
+   * Bytes of the file: views of the mapping, or, where mapping fails (Bun.mmap is not on every platform the
+   * binary is built for), each read with one pread into a buffer of its own, from the page cache.
+   */
+  private mappedOrRead(): (offset: number, length: number) => Uint8Array<ArrayBuffer> {
+    try {
+      const map = this.map(this.path) as Uint8Array<ArrayBuffer>;
+      return (offset, length) => map.subarray(offset, offset + length);
+    } catch {
+      const fd = openSync(this.path, "r");
+      return (offset, length) => {
+        const bytes = Buffer.allocUnsafeSlow(length);
+        let done = 0;
+        while (done < length) {
+          const got = readSync(fd, bytes, done, length - done, offset + done);
+          if (got === 0) break;
+          done += got;
+        }
+        return bytes.subarray(0, done) as Uint8Array<ArrayBuffer>;
+      };
+    }
   }
 
   /** How many foods it holds. */
@@ -173,20 +203,19 @@ export class AnswerFile {
 
   /** A food's answer as `form` (a view of the mapping) with its entity-tag base; undefined for no such food. */
   answer(foodId: number, form: AnswerForm): { etag: string; body: Uint8Array<ArrayBuffer> } | undefined {
-    const { map, index, entryOf } = this.open();
+    const { bytes, index, entryOf } = this.open();
     const entry = foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1;
     if (entry < 0) return undefined;
     const field = entry * ENTRY_WORDS + FORM_FIELD[form];
-    const offset = index[field]!;
-    return { etag: this.etagOf(entry, map, index), body: map.subarray(offset, offset + index[field + 1]!) as Uint8Array<ArrayBuffer> };
+    return { etag: this.etagOf(entry, bytes, index), body: bytes(index[field]!, index[field + 1]!) };
   }
 
   /** An entry's entity-tag base, decoded on first use and kept (a string per food asked for: ~30 bytes). */
-  private etagOf(entry: number, map: Uint8Array, index: Uint32Array): string {
+  private etagOf(entry: number, bytes: (offset: number, length: number) => Uint8Array, index: Uint32Array): string {
     let etag = this.etags[entry];
     if (etag === undefined) {
-      const offset = index[entry * ENTRY_WORDS + ETAG_FIELD]!;
-      etag = Buffer.from(map.buffer, map.byteOffset + offset, index[entry * ENTRY_WORDS + ETAG_FIELD + 1]!).toString("latin1");
+      const tag = bytes(index[entry * ENTRY_WORDS + ETAG_FIELD]!, index[entry * ENTRY_WORDS + ETAG_FIELD + 1]!);
+      etag = Buffer.from(tag.buffer, tag.byteOffset, tag.byteLength).toString("latin1");
       this.etags[entry] = etag;
     }
     return etag;

@@ -62,6 +62,21 @@ test("a catalog expanded at first start answers every food's detail exactly as t
   }
 }, 60_000);
 
+test("where the answers file cannot be mapped, each answer is read from it instead: the same bytes and tags", async () => {
+  const cacheDir = tempDirectory("foodapi-answers-unmapped-");
+  const expanded = await expandCatalog(EMBEDDED, "00000000000000ee", cacheDir);
+  const imported = new Database(CATALOG_PATH, { readonly: true });
+  try {
+    const unmapped = new AnswerFile(expanded.answers, () => {
+      throw new Error("no mmap on this platform");
+    });
+    expect(differingAnswers(unmapped, imported)).toEqual({ foods: 8789, differing: [] });
+    expect(unmapped.answer(99999, "gzip")).toBeUndefined();
+  } finally {
+    imported.close();
+  }
+}, 60_000);
+
 test("a catalog file's answers are made once into the cache directory, from its food_details, and made again for a new import", async () => {
   const cacheDir = tempDirectory("foodapi-answers-");
   const catalogDir = tempDirectory("foodapi-answers-catalog-");
