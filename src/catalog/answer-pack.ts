@@ -10,7 +10,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
  *
  * Layout (little-endian): u32 frames, u64 inflated length, u32 × frames compressed lengths, the frames.
  */
-const FRAME_BYTES = 2 * 1024 * 1024;
+export const FRAME_BYTES = 2 * 1024 * 1024;
 const IN_FLIGHT = 2;
 
 export function packAnswers(file: Uint8Array, level: number): Uint8Array {

@@ -33,10 +33,9 @@ export async function openCatalogStore(path: string | undefined, cacheDir: strin
 
 /**
  * The files to serve, made first when they are not there yet: the embedded catalog expanded into
- * `cacheDir`; a catalog file's answers are made once it is open (`answersFor`). The first process of
- * `serve --workers N` calls this before it starts the others, so that they do not all race to do it.
+ * `cacheDir`; a catalog file's answers are made once it is open (`answersFor`).
  */
-export async function catalogFiles(path: string | undefined, cacheDir: string, log?: (line: string) => void): Promise<{ catalog: string; answers?: string }> {
+async function catalogFiles(path: string | undefined, cacheDir: string, log?: (line: string) => void): Promise<{ catalog: string; answers?: string }> {
   if (path !== undefined) {
     if (!existsSync(path)) throw new CatalogUnavailable(`catalog file not found: ${path}`);
     return { catalog: path };
@@ -71,13 +70,17 @@ async function embeddedCatalogFiles(embedded: EmbeddedCatalog, cacheDir: string,
 }
 
 async function answersFor(catalogPath: string, database: Database, cacheDir: string, log?: (line: string) => void): Promise<string> {
-  const count = (table: string) => database.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
-  if (count("food_details") !== count("foods")) {
-    throw new CatalogUnavailable(`${catalogPath} lacks its foods' detail answers (not written by 'foodapi import'); import it again`);
-  }
+  // Checked only when its answers are to be made from it: a later start finds them made.
+  const complete = () => {
+    const count = (table: string) => database.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+    if (count("food_details") !== count("foods")) {
+      throw new CatalogUnavailable(`${catalogPath} lacks its foods' detail answers (not written by 'foodapi import'); import it again`);
+    }
+  };
   try {
-    return await answersForCatalogFile(catalogPath, database, cacheDir, log);
+    return await answersForCatalogFile(catalogPath, database, cacheDir, log, complete);
   } catch (error) {
+    if (error instanceof CatalogUnavailable) throw error;
     throw new CatalogUnavailable(
       `cannot write the detail answers of ${catalogPath} into ${cacheDir} (${(error as Error).message}); set --cache-dir or FOODAPI_CACHE_DIR to a writable directory`,
     );

@@ -53,12 +53,19 @@ const DERIVED = /^catalog-file-[0-9a-f]+\.v\d+\.answers$/;
  * one. Only one is kept: making one removes those of other catalog files (a server still reading one keeps
  * it until it exits).
  */
-export async function answersForCatalogFile(catalogPath: string, catalog: Database, cacheDir: string, log?: (line: string) => void): Promise<string> {
+export async function answersForCatalogFile(
+  catalogPath: string,
+  catalog: Database,
+  cacheDir: string,
+  log?: (line: string) => void,
+  checkBeforeMaking: () => void = () => {},
+): Promise<string> {
   const file = statSync(catalogPath);
   const identity = [realpathSync(catalogPath), file.dev, file.ino, file.size, file.mtimeMs].join("\0");
   const name = `catalog-file-${new Bun.CryptoHasher("sha256").update(identity).digest("hex").slice(0, 16)}${ANSWER_FILE_SUFFIX}`;
   const target = join(cacheDir, name);
   if (existsSync(target)) return target;
+  checkBeforeMaking();
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   log?.(`preparing the detail answers of ${catalogPath} in ${target} …`);
   await writeInPlace(target, (path) => writeAnswerFile(catalog, path));

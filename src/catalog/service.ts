@@ -316,13 +316,6 @@ export function createFoodDetails(store: CatalogStore) {
       return isPlain(view) ? storedAnswer(id) : viewJson(id, view);
     },
 
-    /** The same as JSON text. */
-    json(foodNumber: string, view: DetailView = {}): string | null {
-      const id = idOf(foodNumber);
-      if (id === null) return null;
-      return isPlain(view) ? utf8.decode(stored(id, "identity").body) : viewJson(id, view);
-    },
-
     /** The same as JSON bytes (a batch lookup joins several): a plain detail's are the answers file's own. */
     jsonBytes(foodNumber: string, view: DetailView = {}): Uint8Array | null {
       const id = idOf(foodNumber);

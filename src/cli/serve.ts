@@ -3,7 +3,7 @@ import { createFoodApi, type FoodApi } from "../app/app";
 import { systemClock } from "../platform/clock";
 import { type Config, ConfigError, withBoundPort } from "../platform/config/config";
 import { CannotStart } from "./errors";
-import { catalogFiles, describeCatalog, openCatalogStore } from "../catalog/catalog-db";
+import { describeCatalog, openCatalogStore } from "../catalog/catalog-db";
 import { openState, stateUnusable } from "../app/state/open-state";
 import { createAccessLog } from "../app/http/access-log";
 import { loggableError } from "../platform/http/error-mapping";
@@ -23,9 +23,10 @@ export async function serve(config: Config): Promise<number> {
   const role = workerRole();
   if (role === null && config.dataDirNotice !== undefined) console.error(config.dataDirNotice);
   if (role === null) await refuseUnresolvableHost(config);
-  if (role === null && config.workers > 1 && config.catalogPath === undefined) {
-    // Copied out of the binary before the other workers start, so that they do not all race to do it.
-    await catalogFiles(undefined, config.cacheDir, infoLog(config));
+  if (role === null && config.workers > 1) {
+    // The embedded catalog expanded, or a catalog file's answers made, before the other workers start, so
+    // that they do not all race to do it.
+    (await openCatalogStore(config.catalogPath, config.cacheDir, infoLog(config))).close();
   }
   return serveInProcess(config, role);
 }

@@ -8,6 +8,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../src/accounts/pas
 import { EMAIL_MAX_LENGTH } from "../../src/accounts/email";
 import { ERRORS } from "../../src/app/error-catalog";
 import { STORE_CALL_DEADLINE_MS } from "../../src/app/state/postgres-state";
+import { FRAME_BYTES } from "../../src/catalog/answer-pack";
 import { expandCatalog } from "../../src/catalog/catalog-expand";
 import { GRAMS_MAX, LOOKUP_MAX_FOODS, NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../../src/catalog/model";
 import { COMMANDS } from "../../src/cli/commands";
@@ -21,6 +22,7 @@ import { MAX_BODY_BYTES } from "../../src/platform/http/body-limit";
 import { DATA_CACHE_CONTROL } from "../../src/platform/http/cached-response";
 import { STORAGE_RETRY_AFTER_SECONDS } from "../../src/platform/http/error-catalog";
 import { MAX_HEAD_BYTES, RUNTIME_MAX_HEAD_BYTES } from "../../src/platform/http/head-limit";
+import { OLD_GROWTH_BYTES } from "../../src/platform/http/young-collection";
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "../../src/platform/storage/redis";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 import { USAGE_HOURS } from "../../src/usage/service";
@@ -44,6 +46,7 @@ function stated(pattern: RegExp): { where: string; values: string[] }[] {
 }
 
 const KIB = 1024;
+const MIB = 1024 * KIB;
 const DAY_SECONDS = 24 * 3600;
 const defaults = loadConfig(new Map(), {});
 
@@ -77,6 +80,8 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
     patterns: [/(\d+) s for PostgreSQL, (\d+) s to connect to Redis and (\d+) s per\s+command/, /(\d+) s for PostgreSQL, (\d+) s to connect and per command/],
     expected: [STORE_CALL_DEADLINE_MS / 1000, REDIS_CONNECT_TIMEOUT_MS / 1000, REDIS_COMMAND_TIMEOUT_MS / 1000],
   },
+  { what: "the heap's growth before a whole collection", patterns: [/grown (\d+) MB\s+past\s+its\s+size\s+after\s+the\s+last\s+whole/], expected: [OLD_GROWTH_BYTES / MIB] },
+  { what: "the packed answers' frames", patterns: [/packed in (\d+) MB zstd frames/, /\((\d+) MB zstd frames/], expected: [FRAME_BYTES / MIB] },
 ];
 
 const WORDS: Record<string, string> = { a: "1", one: "1" };

@@ -58,7 +58,7 @@ test("a detail's br form is made from the food's JSON on the first br request fo
       },
     });
     const details = createFoodDetails(store);
-    const json = details.json("11090")!;
+    const json = new TextDecoder().decode(details.jsonBytes("11090")!);
     reads.length = 0;
     const answer = () => details.answer("11090") as EncodedAnswer;
 

@@ -3,7 +3,7 @@ import { edenGC, fullGC, heapSize } from "bun:jsc";
 /** How often the young generation is collected while requests arrive. */
 const YOUNG_COLLECTION_INTERVAL_MS = 100;
 /** How far the heap may grow past its size after the last whole collection before the next one. */
-const OLD_GROWTH_BYTES = 32 * 1024 * 1024;
+export const OLD_GROWTH_BYTES = 32 * 1024 * 1024;
 
 export interface YoungCollection {
   /** Notes an answered request: the next tick collects. */
