@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { obtainTrialToken } from "../helpers/altcha";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { testAppWithKey } from "../helpers/test-app";
+import { rateLimitRemaining as remaining } from "../helpers/http";
 import { MAX_BODY_BYTES } from "../../src/platform/http/body-limit";
 import { TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 import { GRAMS_MAX } from "../../src/catalog/model";
@@ -10,18 +11,11 @@ import type { AnalyzeResult } from "../../src/analysis/model";
 // 4xx answers and their counting, and what the routes answer. What the analysis itself finds is the
 // analysis tests' (analyze.test.ts, hostile.test.ts).
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp({ env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey({ env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
 
-const analyze = (body: unknown, headers: Record<string, string> = { "x-api-key": key }) =>
-  t.request("/v1/analyze", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
-const remaining = (response: Response) => Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")![1]);
-const left = async () => remaining(await t.request("/v1/nutrients", { headers: { "x-api-key": key } }));
+const analyze = (body: unknown, headers: Record<string, string> = { "x-api-key": suite.key }) =>
+  suite.app.request("/v1/analyze", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+const left = async () => remaining(await suite.app.request("/v1/nutrients", { headers: { "x-api-key": suite.key } }));
 type Answer = AnalyzeResult & { code?: string; message?: string };
 
 describe("POST /v1/analyze", () => {
@@ -81,7 +75,7 @@ describe("POST /v1/analyze", () => {
     for (const i of [0, 1, 2, 3, 5]) expect([hostile[i], body.items[i]!.status]).toEqual([hostile[i], "unmatched"]);
     const matched = body.items.filter((i) => i.status === "matched").reduce((sum, i) => sum + i.grams, 0);
     expect(body.totalGrams).toBeCloseTo(matched, 1);
-    expect(t.errors).toEqual([]);
+    expect(suite.app.errors).toEqual([]);
   });
 
   test("a body that is not an analysis is 400 VALIDATION_ERROR naming the field, and costs one unit", async () => {
@@ -125,7 +119,7 @@ describe("POST /v1/analyze", () => {
   });
 
   test(`a trial token's ${TRIAL_TOKEN_REQUESTS} requests are ${TRIAL_TOKEN_REQUESTS} lines: 25 lines leave 5, 6 more are 429 and count nothing`, async () => {
-    const { token } = await obtainTrialToken((path, init) => t.request(path, init));
+    const { token } = await obtainTrialToken((path, init) => suite.app.request(path, init));
     const headers = { authorization: `Bearer ${token}` };
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1} g sugar`);
     const first = await analyze({ lines: lines(25) }, headers);
@@ -139,7 +133,7 @@ describe("POST /v1/analyze", () => {
 });
 
 describe("GET /v1/foods/suggest", () => {
-  const suggest = (query: string) => t.request(`/v1/foods/suggest?${query}`, { headers: { "x-api-key": key } });
+  const suggest = (query: string) => suite.app.request(`/v1/foods/suggest?${query}`, { headers: { "x-api-key": suite.key } });
   type Suggested = { items: { foodNumber: string; name: string }[]; code?: string; message?: string };
 
   test('typo-tolerant: "chedar" finds Cheese, cheddar and "brocoli" Broccoli, raw, first; one unit each', async () => {
@@ -162,13 +156,13 @@ describe("GET /v1/foods/suggest", () => {
       expect([query, response.status, body.code, body.message!.split(":")[0]]).toEqual([query, 400, "VALIDATION_ERROR", "q"]);
       expect(remaining(response)).toBe(before - 1);
     }
-    expect((await t.request("/v1/foods/suggest?q=chedar")).status).toBe(401);
+    expect((await suite.app.request("/v1/foods/suggest?q=chedar")).status).toBe(401);
   });
 
   test("the fixed path does not take the food detail's: /v1/foods/{n} still answers, and GET of a POST-only path is a food number", async () => {
-    const detail = await t.request("/v1/foods/01009", { headers: { "x-api-key": key } });
+    const detail = await suite.app.request("/v1/foods/01009", { headers: { "x-api-key": suite.key } });
     expect([detail.status, ((await detail.json()) as { name: string }).name]).toEqual([200, "Cheese, cheddar"]);
-    const lookup = await t.request("/v1/foods/lookup", { headers: { "x-api-key": key } });
+    const lookup = await suite.app.request("/v1/foods/lookup", { headers: { "x-api-key": suite.key } });
     expect([lookup.status, ((await lookup.json()) as Suggested).code]).toEqual([404, "FOOD_NOT_FOUND"]);
   });
 });

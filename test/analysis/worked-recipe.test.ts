@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/paths";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { testAppWithKey } from "../helpers/test-app";
 
 /**
  * docs/analysis.md's worked recipe is the served answer, not a typed one: each row of its table, and its
@@ -11,13 +11,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app";
 const doc = readFileSync(join(ROOT, "docs/analysis.md"), "utf8");
 const section = doc.slice(doc.indexOf("## A worked recipe"), doc.indexOf("## How a line is read"));
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
 interface Item {
   line: string;
@@ -37,9 +31,9 @@ test("docs/analysis.md's worked recipe is what the route answers, row for row", 
     .filter((row) => row.startsWith("| ") && !row.startsWith("| line") && !row.startsWith("|---"))
     .map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
   expect(rows.length).toBeGreaterThan(5);
-  const response = await t.request("/v1/analyze", {
+  const response = await suite.app.request("/v1/analyze", {
     method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": key },
+    headers: { "content-type": "application/json", "x-api-key": suite.key },
     body: JSON.stringify({ lines: rows.map((row) => row[0]), servings, nutrients }),
   });
   expect(response.status).toBe(200);

@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { obtainTrialToken } from "../helpers/altcha";
 import { decodeContent } from "../helpers/content-coding";
 import { oracleFoods, oracleFoodValues, oracleScaled } from "../helpers/sr28-oracle";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { createTestApp, type TestApp, testAppWithKey } from "../helpers/test-app";
+import { rateLimitRemaining as remaining } from "../helpers/http";
 import { MAX_BODY_BYTES } from "../../src/platform/http/body-limit";
 import { TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 
 // POST /v1/foods/lookup (design §9): several details at once, one quota unit per distinct food number,
 // all or nothing.
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp({ env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey({ env: { FOODAPI_TRIAL_IP_LIMIT: "1000/1h" } });
 
-const lookup = (body: unknown, headers: Record<string, string> = { "x-api-key": key }) =>
-  t.request("/v1/foods/lookup", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
-const remaining = (response: Response) => Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")![1]);
+const lookup = (body: unknown, headers: Record<string, string> = { "x-api-key": suite.key }) =>
+  suite.app.request("/v1/foods/lookup", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
 
 interface LookupAnswer {
   items: { foodNumber: string; name: string; basis: { grams: number; portion: null }; nutrients: { number: string; value: number }[] }[];
@@ -39,7 +33,7 @@ describe("POST /v1/foods/lookup", () => {
     const names = new Map(oracleFoods().map((f) => [f.foodNumber, f.name]));
     for (const item of body.items) expect(item.name).toBe(names.get(item.foodNumber)!);
     // Each item is the detail route's answer.
-    const single = (await (await t.request("/v1/foods/01001", { headers: { "x-api-key": key } })).json()) as LookupAnswer["items"][number];
+    const single = (await (await suite.app.request("/v1/foods/01001", { headers: { "x-api-key": suite.key } })).json()) as LookupAnswer["items"][number];
     expect(body.items[1]).toEqual(single);
   });
 
@@ -56,7 +50,7 @@ describe("POST /v1/foods/lookup", () => {
   });
 
   test("costs one unit per distinct food number, found or not", async () => {
-    const before = remaining(await t.request("/v1/nutrients", { headers: { "x-api-key": key } }));
+    const before = remaining(await suite.app.request("/v1/nutrients", { headers: { "x-api-key": suite.key } }));
     const response = await lookup({ foodNumbers: ["01001", "01001", "99999", "01009"] });
     expect(remaining(response)).toBe(before - 3);
   });
@@ -86,7 +80,7 @@ describe("POST /v1/foods/lookup", () => {
       ['"01001"', "body"],
     ];
     for (const [body, field] of cases) {
-      const before = remaining(await t.request("/v1/nutrients", { headers: { "x-api-key": key } }));
+      const before = remaining(await suite.app.request("/v1/nutrients", { headers: { "x-api-key": suite.key } }));
       const response = await lookup(body);
       const answer = (await response.json()) as LookupAnswer;
       expect([body, response.status, answer.code]).toEqual([body, 400, "VALIDATION_ERROR"]);
@@ -116,11 +110,11 @@ describe("POST /v1/foods/lookup", () => {
     const etag = plain.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-z-]+"$/);
     for (const coding of ["zstd", "br", "gzip"]) {
-      const response = await lookup(body, { "x-api-key": key, "accept-encoding": coding });
+      const response = await lookup(body, { "x-api-key": suite.key, "accept-encoding": coding });
       expect(response.headers.get("content-encoding")).toBe(coding);
       expect(new TextDecoder().decode(decodeContent(coding, await response.bytes()))).toBe(identity);
     }
-    expect((await lookup(body, { "x-api-key": key, "if-none-match": etag })).status).toBe(200);
+    expect((await lookup(body, { "x-api-key": suite.key, "if-none-match": etag })).status).toBe(200);
   });
 });
 
@@ -150,16 +144,16 @@ describe("a bad body costs one unit and carries the RateLimit headers", () => {
   }
 
   test(`41 bad lookups with a fresh trial token: ${TRIAL_TOKEN_REQUESTS} 4xx counting it down, each with its headers, then 429`, async () => {
-    const { token } = await obtainTrialToken((path, init) => t.request(path, init));
+    const { token } = await obtainTrialToken((path, init) => suite.app.request(path, init));
     const headers = { authorization: `Bearer ${token}` };
-    const answers = await sendBadBodies(t, headers, 41);
+    const answers = await sendBadBodies(suite.app, headers, 41);
     const expected = answers.map((_, i): [number, string, number | null] => {
       if (i >= TRIAL_TOKEN_REQUESTS) return [429, "TRIAL_QUOTA_EXHAUSTED", 0];
       const [, status, code] = BAD_BODIES[i % BAD_BODIES.length]!;
       return [status, code, TRIAL_TOKEN_REQUESTS - 1 - i];
     });
     expect(answers).toEqual(expected);
-    expect((await t.request("/v1/nutrients", { headers })).status).toBe(429);
+    expect((await suite.app.request("/v1/nutrients", { headers })).status).toBe(429);
   });
 
   test("the same with an API key: the key's quota pays for each bad body", async () => {
@@ -178,11 +172,11 @@ describe("a bad body costs one unit and carries the RateLimit headers", () => {
   });
 
   test("without a valid credential a bad body is the 401, without headers, and counts nothing", async () => {
-    const { token } = await obtainTrialToken((path, init) => t.request(path, init));
+    const { token } = await obtainTrialToken((path, init) => suite.app.request(path, init));
     for (const headers of [{}, { "x-api-key": "fnk_unknown" }, { authorization: "Basic abc" }] as Record<string, string>[]) {
-      expect((await sendBadBodies(t, headers, 3)).map(([status, code, left]) => [status, code, left])).toEqual(Array.from({ length: 3 }, () => [401, "UNAUTHORIZED", null]));
+      expect((await sendBadBodies(suite.app, headers, 3)).map(([status, code, left]) => [status, code, left])).toEqual(Array.from({ length: 3 }, () => [401, "UNAUTHORIZED", null]));
     }
-    expect(remaining(await t.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } }))).toBe(TRIAL_TOKEN_REQUESTS - 1);
+    expect(remaining(await suite.app.request("/v1/nutrients", { headers: { authorization: `Bearer ${token}` } }))).toBe(TRIAL_TOKEN_REQUESTS - 1);
   });
 });
 
@@ -213,7 +207,7 @@ describe("a lookup's cost is all or nothing", () => {
   });
 
   test("a trial token with 3 requests left: the same, and the token's remaining quota is told", async () => {
-    const { token } = await obtainTrialToken((path, init) => t.request(path, init));
+    const { token } = await obtainTrialToken((path, init) => suite.app.request(path, init));
     const headers = { authorization: `Bearer ${token}` };
     const fifteen = oracleFoods().slice(0, 27).map((f) => f.foodNumber);
     expect(remaining(await lookup({ foodNumbers: fifteen }, headers))).toBe(3);
@@ -221,7 +215,7 @@ describe("a lookup's cost is all or nothing", () => {
     expect(refused.status).toBe(429);
     expect(((await refused.json()) as LookupAnswer).code).toBe("TRIAL_QUOTA_EXHAUSTED");
     expect(refused.headers.get("ratelimit")).toMatch(/^"trial";r=3;t=\d+$/);
-    const single = await t.request("/v1/foods/01001", { headers });
+    const single = await suite.app.request("/v1/foods/01001", { headers });
     expect(single.status).toBe(200);
     expect(remaining(single)).toBe(2);
   });

@@ -16,3 +16,8 @@ export async function snapshot(response: Response) {
   const headers = [...response.headers.entries()].filter(([name]) => name !== "date").sort();
   return { status: response.status, body: await response.text(), headers };
 }
+
+/** The requests left in a data answer's `RateLimit` header (`r=`). */
+export function rateLimitRemaining(response: Response): number {
+  return Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")![1]);
+}

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { XMLValidator } from "fast-xml-parser";
 import { decodeContent } from "../helpers/content-coding";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { testAppWithKey } from "../helpers/test-app";
+import { rateLimitRemaining as remaining } from "../helpers/http";
 import type { NutritionLabel } from "../../src/label/label";
 
 // GET /v1/foods/{n}/label over HTTP (decisions §17): the guard, the serving as the detail route reads it,
 // JSON or SVG by `format` or `Accept`, cached and compressed as the detail is. The label's numbers are the
 // label tests' (label.test.ts, foods.test.ts).
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.issueKey()).key;
-});
-afterAll(() => t.close());
+const suite = testAppWithKey();
 
-const get = (path: string, headers: Record<string, string> = {}) => t.request(path, { headers: { "x-api-key": key, ...headers } });
-const remaining = (response: Response) => Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")![1]);
+const get = (path: string, headers: Record<string, string> = {}) => suite.app.request(path, { headers: { "x-api-key": suite.key, ...headers } });
 type Detail = { portions: { seq: number; amount: number; description: string; grams: number }[]; nutrients: { number: string; value: number }[] };
 type Answer = NutritionLabel & { code?: string; message?: string };
 
@@ -70,7 +64,7 @@ describe("GET /v1/foods/{n}/label", () => {
       expect([response.headers.get("content-encoding"), response.headers.get("etag")]).toEqual([coding, svgTag.replace(/"$/, `-${coding}"`)]);
       expect(new TextDecoder().decode(decodeContent(coding, await response.bytes()))).toBe(identity);
     }
-    const head = await t.request("/v1/foods/01009/label?format=svg", { method: "HEAD", headers: { "x-api-key": key } });
+    const head = await suite.app.request("/v1/foods/01009/label?format=svg", { method: "HEAD", headers: { "x-api-key": suite.key } });
     expect([head.status, head.headers.get("content-type"), await head.text()]).toEqual([200, "image/svg+xml", ""]);
   });
 
@@ -94,6 +88,6 @@ describe("GET /v1/foods/{n}/label", () => {
       const response = await get(`/v1/foods/${number}/label`);
       expect([number, response.status, ((await response.json()) as Answer).code]).toEqual([number, 404, "FOOD_NOT_FOUND"]);
     }
-    expect((await t.request("/v1/foods/01009/label")).status).toBe(401);
+    expect((await suite.app.request("/v1/foods/01009/label")).status).toBe(401);
   });
 });

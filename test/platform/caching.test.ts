@@ -1,3 +1,4 @@
+import { rateLimitRemaining as remaining } from "../helpers/http";
 import { describe, expect, test } from "bun:test";
 import { decodeContent } from "../helpers/content-coding";
 import { testAppWithKey } from "../helpers/test-app";
@@ -7,7 +8,6 @@ import { testAppWithKey } from "../helpers/test-app";
 const suite = testAppWithKey();
 
 const get = (path: string, headers: Record<string, string> = {}) => suite.app.request(path, { headers: { "x-api-key": suite.key, ...headers } });
-const remaining = (response: Response) => Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")![1]);
 
 const DATA_ROUTES = [
   "/v1/foods?q=cheddar",
