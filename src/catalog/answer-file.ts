@@ -39,6 +39,38 @@ const SLOTS = 100_000;
 
 export class AnswerFileInvalid extends Error {}
 
+/** The number of foods in the answers file open as `fd`, once its header and length are those of this version's file. */
+function checkedHeader(fd: number, path: string): { count: number } {
+  const invalid = (why: string) => new AnswerFileInvalid(`${path} is not an answers file of this version (${why})`);
+  let head: Uint8Array;
+  let fileBytes: number;
+  try {
+    fileBytes = fstatSync(fd).size;
+    head = new Uint8Array(HEADER_BYTES);
+    if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) throw invalid("no header");
+  } catch (error) {
+    if (error instanceof AnswerFileInvalid) throw error;
+    throw new AnswerFileInvalid(`cannot read ${path} (${(error as Error).message})`);
+  }
+  if (Buffer.from(head.subarray(0, 16)).toString("latin1") !== MAGIC) throw invalid("no header");
+  const fields = new DataView(head.buffer);
+  if (fields.getUint32(16, true) !== VERSION) throw invalid(`version ${fields.getUint32(16, true)}`);
+  const count = fields.getUint32(20, true);
+  if (Number(fields.getBigUint64(24, true)) !== fileBytes) throw invalid("its length is not the one its header says");
+  if (HEADER_BYTES + count * ENTRY_WORDS * 4 > fileBytes) throw invalid("its index is longer than the file");
+  return { count };
+}
+
+/**
+ * A name that opens the file behind `fd`, even once it is removed: Bun.mmap takes a path, not a descriptor.
+ * Where the system has no such name, the path itself.
+ */
+function openFilePath(fd: number, path: string): string {
+  if (process.platform === "linux") return `/proc/self/fd/${fd}`;
+  if (process.platform === "darwin") return `/dev/fd/${fd}`;
+  return path;
+}
+
 /**
  * Writes the answers of a catalog's `food_details` (the importer's: etag, zstd, gzip; the JSON is the gzip
  * form inflated) to `path`, a new empty file. Two passes over the rows, one food in memory at a time: the
@@ -111,44 +143,36 @@ function layOut(entries: readonly { foodId: number; etag: Uint8Array; lengths: R
  * An answers file, mapped. Slots by food id (400 KB of this process's own memory) point into the index, which
  * stays in the mapping with the answers. Mapped private (copy-on-write): nothing this process does can
  * change the file under another worker. The file is never truncated or rewritten while it may be mapped (a
- * new one is renamed over it, and a removed file stays mapped until its readers exit), which is what makes
- * mapping it safe.
+ * new one is renamed over it), which is what makes mapping it safe; and it is held open from the start, so
+ * that a start of another version removing it from a shared cache directory (catalog-expand.ts) leaves this
+ * process its file, mapped or not yet.
  */
 export class AnswerFile {
-  private mapped: { bytes: (offset: number, length: number) => Uint8Array<ArrayBuffer>; index: Uint32Array; entryOf: Int32Array } | undefined;
+  private mapped:
+    | { bytes: (offset: number, length: number) => Uint8Array<ArrayBuffer>; index: Uint32Array; entryOf: Int32Array }
+    | undefined;
   private readonly etags: (string | undefined)[];
+  private readonly fd: number;
 
   /**
-   * Checks the file's header and length now, so that a bad file stops the start; maps it at first use, with
-   * `map` (a platform where it throws reads each answer from the file instead).
+   * Opens the file and checks its header and length now, so that a bad file stops the start; maps it at
+   * first use, with `map` (a platform where it throws reads each answer from the file instead).
    */
   constructor(
     private readonly path: string,
     private readonly map: (path: string) => Uint8Array = (file) => Bun.mmap(file, { shared: false }),
   ) {
-    const invalid = (why: string) => new AnswerFileInvalid(`${path} is not an answers file of this version (${why})`);
-    let head: Uint8Array;
-    let fileBytes: number;
     try {
-      const fd = openSync(path, "r");
-      try {
-        fileBytes = fstatSync(fd).size;
-        head = new Uint8Array(HEADER_BYTES);
-        if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) throw invalid("no header");
-      } finally {
-        closeSync(fd);
-      }
+      this.fd = openSync(path, "r");
     } catch (error) {
-      if (error instanceof AnswerFileInvalid) throw error;
       throw new AnswerFileInvalid(`cannot read ${path} (${(error as Error).message})`);
     }
-    if (Buffer.from(head.subarray(0, 16)).toString("latin1") !== MAGIC) throw invalid("no header");
-    const fields = new DataView(head.buffer);
-    if (fields.getUint32(16, true) !== VERSION) throw invalid(`version ${fields.getUint32(16, true)}`);
-    const count = fields.getUint32(20, true);
-    if (Number(fields.getBigUint64(24, true)) !== fileBytes) throw invalid("its length is not the one its header says");
-    if (HEADER_BYTES + count * ENTRY_WORDS * 4 > fileBytes) throw invalid("its index is longer than the file");
-    this.etags = new Array(count);
+    try {
+      this.etags = new Array(checkedHeader(this.fd, path).count);
+    } catch (error) {
+      closeSync(this.fd);
+      throw error;
+    }
   }
 
   /**
@@ -175,25 +199,32 @@ export class AnswerFile {
 
   /**
    * Bytes of the file: views of the mapping, or, where mapping fails (Bun.mmap is not on every platform the
-   * binary is built for), each read with one pread into a buffer of its own, from the page cache.
+   * binary is built for), each read from the file (readBytes).
    */
   private mappedOrRead(): (offset: number, length: number) => Uint8Array<ArrayBuffer> {
     try {
-      const map = this.map(this.path) as Uint8Array<ArrayBuffer>;
+      const map = this.map(openFilePath(this.fd, this.path)) as Uint8Array<ArrayBuffer>;
       return (offset, length) => map.subarray(offset, offset + length);
     } catch {
-      const fd = openSync(this.path, "r");
-      return (offset, length) => {
-        const bytes = Buffer.allocUnsafeSlow(length);
-        let done = 0;
-        while (done < length) {
-          const got = readSync(fd, bytes, done, length - done, offset + done);
-          if (got === 0) break;
-          done += got;
-        }
-        return bytes.subarray(0, done) as Uint8Array<ArrayBuffer>;
-      };
+      return this.readBytes;
     }
+  }
+
+  /** `length` bytes at `offset`, read with one pread into a buffer of their own, from the page cache. */
+  private readonly readBytes = (offset: number, length: number): Uint8Array<ArrayBuffer> => {
+    const read = Buffer.allocUnsafeSlow(length);
+    let done = 0;
+    while (done < length) {
+      const got = readSync(this.fd, read, done, length - done, offset + done);
+      if (got === 0) break;
+      done += got;
+    }
+    return read.subarray(0, done) as Uint8Array<ArrayBuffer>;
+  };
+
+  /** Closes the file; a mapping made stays valid for as long as it is referenced. */
+  close(): void {
+    closeSync(this.fd);
   }
 
   /** How many foods it holds. */

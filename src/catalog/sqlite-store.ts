@@ -138,6 +138,9 @@ export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile):
       sqlite.query("SELECT 1 FROM foods LIMIT 1").get();
     },
 
-    close: () => sqlite.close(),
+    close: () => {
+      sqlite.close();
+      answers.close();
+    },
   };
 }

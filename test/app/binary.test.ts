@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runBinary, startServer } from "../helpers/binary";
@@ -48,6 +48,28 @@ describe("the compiled binary", () => {
     }
     // The second start found the copies and left them alone.
     expect(copiedAt.slice(2)).toEqual(copiedAt.slice(0, 2));
+  });
+
+  // Builds with another catalog share the cache directory: the start of one removes the others' copies
+  // (src/catalog/catalog-expand.ts), which servers of the version before may still be answering from.
+  test("a server answers details from files held open after another build's start removed them from the cache directory", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "foodapi-cache-removed-"));
+    const server = await startServer({ args: ["--workers", "2"], env: { FOODAPI_CACHE_DIR: cacheDir } });
+    try {
+      const key = runBinary(["keys", "create", "--email", "removed@example.com", "--name", "removed"], { cwd: server.cwd }).stdout.trim();
+      for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
+      // Each request on a connection of its own, so that both workers answer some.
+      const statuses: number[] = [];
+      for (const [i, food] of ["01001", "11090", "05006", "09003", "01009", "20081"].entries()) {
+        const response = await fetch(`${server.url}/v1/foods/${food}`, { headers: { "x-api-key": key, connection: "close", ...(i % 2 ? { "accept-encoding": "gzip" } : {}) } });
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    } finally {
+      expect(await server.stop("SIGTERM")).toBe(0);
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   test("a missing or foreign --catalog, or a cache directory it cannot write, stops start-up with exit code 1 and says why", () => {

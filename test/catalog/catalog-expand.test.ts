@@ -44,8 +44,9 @@ test("a catalog expanded at first start answers every food's detail exactly as t
   const imported = new Database(CATALOG_PATH, { readonly: true });
   const database = new Database(expanded.catalog, { readonly: true });
   try {
-    expect(differingAnswers(new AnswerFile(expanded.answers), imported)).toEqual({ foods: 8789, differing: [] });
-    expect(new AnswerFile(expanded.answers).answer(99999, "identity")).toBeUndefined();
+    const answers = new AnswerFile(expanded.answers);
+    expect(differingAnswers(answers, imported)).toEqual({ foods: 8789, differing: [] });
+    expect(answers.answer(99999, "identity")).toBeUndefined();
 
     // The rest of the catalog came through the packing unchanged.
     for (const table of ["foods", "food_groups", "nutrients", "derivations", "nutrient_values", "portions", "footnotes", "catalog_info"]) {
@@ -72,6 +73,27 @@ test("where the answers file cannot be mapped, each answer is read from it inste
     });
     expect(differingAnswers(unmapped, imported)).toEqual({ foods: 8789, differing: [] });
     expect(unmapped.answer(99999, "gzip")).toBeUndefined();
+  } finally {
+    imported.close();
+  }
+}, 60_000);
+
+// A start of another version sharing the cache directory removes the expanded files of other catalogs
+// (catalog-expand.ts) while this process may not have mapped its answers yet: they are held open from the start.
+test("an answers file removed after the start still answers, mapped or read", async () => {
+  const cacheDir = tempDirectory("foodapi-answers-removed-");
+  const expanded = await expandCatalog(EMBEDDED, "00000000000000ef", cacheDir);
+  const imported = new Database(CATALOG_PATH, { readonly: true });
+  try {
+    const mapped = new AnswerFile(expanded.answers);
+    const unmapped = new AnswerFile(expanded.answers, () => {
+      throw new Error("no mmap on this platform");
+    });
+    rmSync(expanded.answers);
+    expect(differingAnswers(mapped, imported)).toEqual({ foods: 8789, differing: [] });
+    expect(differingAnswers(unmapped, imported)).toEqual({ foods: 8789, differing: [] });
+    mapped.close();
+    unmapped.close();
   } finally {
     imported.close();
   }
