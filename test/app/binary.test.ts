@@ -66,6 +66,10 @@ describe("the compiled binary", () => {
         await response.arrayBuffer();
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      // The catalog database too (searches, groups, nutrients read it).
+      const search = await fetch(`${server.url}/v1/foods?q=cheddar`, { headers: { "x-api-key": key } });
+      expect(search.status).toBe(200);
+      expect(((await search.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
     } finally {
       expect(await server.stop("SIGTERM")).toBe(0);
       rmSync(cacheDir, { recursive: true, force: true });
