@@ -227,18 +227,25 @@ function toFtsPhrases(terms: readonly string[]): string {
 
 const FOOD_NUMBER = /^\d{5}$/;
 
+const foodIdLookups = new WeakMap<CatalogStore, (foodNumber: string) => number | null>();
+
 /**
  * A food number's id (NDB_No as an integer), or null for anything that is not a food of the catalog. The
- * catalog's ids (8,789 numbers) are read on first use and kept, so that a food that does not exist is known
- * before any of its rows is read.
+ * catalog's ids (8,789 numbers) are read on first use and kept, once per store whoever asks (the details,
+ * the labels), so that a food that does not exist is known before any of its rows is read.
  */
 export function foodIdLookup(store: CatalogStore): (foodNumber: string) => number | null {
-  let foodIds: ReadonlySet<number> | undefined;
-  return (foodNumber) => {
-    if (!FOOD_NUMBER.test(foodNumber)) return null;
-    const id = Number(foodNumber);
-    return (foodIds ??= new Set(store.foodIds())).has(id) ? id : null;
-  };
+  let lookup = foodIdLookups.get(store);
+  if (lookup === undefined) {
+    let foodIds: ReadonlySet<number> | undefined;
+    lookup = (foodNumber) => {
+      if (!FOOD_NUMBER.test(foodNumber)) return null;
+      const id = Number(foodNumber);
+      return (foodIds ??= new Set(store.foodIds())).has(id) ? id : null;
+    };
+    foodIdLookups.set(store, lookup);
+  }
+  return lookup;
 }
 const utf8 = new TextDecoder();
 const utf8Bytes = new TextEncoder();
