@@ -153,6 +153,8 @@ export class AnswerFile {
     | undefined;
   private readonly etags: (string | undefined)[];
   private readonly fd: number;
+  /** Where plain answers are read (readPlain): 64 KB holds all of SR28's. */
+  private plainBuffer = new Uint8Array(64 * 1024);
 
   /**
    * Opens the file and checks its header and length now, so that a bad file stops the start; maps it at
@@ -222,6 +224,24 @@ export class AnswerFile {
     return read.subarray(0, done) as Uint8Array<ArrayBuffer>;
   };
 
+  /**
+   * `length` bytes at `offset`, read into the one buffer this file reuses for them (grown when an answer is
+   * longer). Plain JSON is read so rather than viewed in the mapping: a Response copies its body when it is
+   * made, so reading costs one pread more than copying from the mapping, and the 137 MB of JSON never enters
+   * a worker's resident set (design §18). The bytes are the caller's until its next answer.
+   */
+  private readonly readPlain = (offset: number, length: number): Uint8Array<ArrayBuffer> => {
+    if (this.plainBuffer.byteLength < length) this.plainBuffer = new Uint8Array(Math.max(length, 2 * this.plainBuffer.byteLength));
+    const buffer = this.plainBuffer;
+    let done = 0;
+    while (done < length) {
+      const got = readSync(this.fd, buffer, done, length - done, offset + done);
+      if (got === 0) break;
+      done += got;
+    }
+    return buffer.subarray(0, done);
+  };
+
   /** Closes the file; a mapping made stays valid for as long as it is referenced. */
   close(): void {
     closeSync(this.fd);
@@ -232,13 +252,18 @@ export class AnswerFile {
     return this.etags.length;
   }
 
-  /** A food's answer as `form` (a view of the mapping) with its entity-tag base; undefined for no such food. */
+  /**
+   * A food's answer as `form` with its entity-tag base; undefined for no such food. A coded form is a view of
+   * the mapping; the JSON is read into a buffer this file reuses, so it must be used (sent: a Response copies
+   * it; parsed; copied) before the next answer is asked for.
+   */
   answer(foodId: number, form: AnswerForm): { etag: string; body: Uint8Array<ArrayBuffer> } | undefined {
     const { bytes, index, entryOf } = this.open();
     const entry = foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1;
     if (entry < 0) return undefined;
     const field = entry * ENTRY_WORDS + FORM_FIELD[form];
-    return { etag: this.etagOf(entry, bytes, index), body: bytes(index[field]!, index[field + 1]!) };
+    const read = form === "identity" ? this.readPlain : bytes;
+    return { etag: this.etagOf(entry, bytes, index), body: read(index[field]!, index[field + 1]!) };
   }
 
   /** An entry's entity-tag base, decoded on first use and kept (a string per food asked for: ~30 bytes). */

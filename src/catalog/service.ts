@@ -323,11 +323,12 @@ export function createFoodDetails(store: CatalogStore) {
       return isPlain(view) ? storedAnswer(id) : viewJson(id, view);
     },
 
-    /** The same as JSON bytes (a batch lookup joins several): a plain detail's are the answers file's own. */
+    /** The same as JSON bytes (a batch lookup joins several), the caller's to keep. */
     jsonBytes(foodNumber: string, view: DetailView = {}): Uint8Array | null {
       const id = idOf(foodNumber);
       if (id === null) return null;
-      return isPlain(view) ? stored(id, "identity").body : utf8Bytes.encode(viewJson(id, view));
+      // A copy: the stored bytes last only until the next food's are asked for, and a lookup joins several.
+      return isPlain(view) ? stored(id, "identity").body.slice() : utf8Bytes.encode(viewJson(id, view));
     },
   };
 }

@@ -23,8 +23,9 @@ export interface CatalogStore {
   nutrientRanking(number: string): NutrientRanking | undefined;
   /**
    * A food's detail answer as the importer made it, as JSON (`identity`) or compressed as a stored coding,
-   * with the entity tag base of its JSON; food ids are NDB_No as integers. The bytes are a view of memory
-   * shared with every worker and must not be written to.
+   * with the entity tag base of its JSON; food ids are NDB_No as integers. The bytes must not be written
+   * to, and are the caller's only until its next call: a stored coding is a view of memory shared with every
+   * worker, the JSON a buffer the store reuses (answer-file.ts). Copy them to keep them.
    */
   storedDetail(foodId: number, form: AnswerForm): StoredDetail | undefined;
   /**

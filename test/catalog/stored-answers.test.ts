@@ -13,13 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-// A plain detail is sent as the answers file's bytes (src/catalog/answer-file.ts): every form of every food
-// is a view of the one mapping, so a request copies, decompresses and allocates no body of its own.
-test("every stored form of a plain detail is a view of one mapping, with the importer's bytes and tag", () => {
+// A detail is sent as the answers file's bytes (src/catalog/answer-file.ts): every coded form of every food
+// is a view of the one mapping, and the JSON is read into one buffer the worker reuses (a Response copies its
+// body when made), so a request decompresses and allocates no body of its own, and the JSON's pages never
+// enter the worker's resident set.
+test("every stored coded form is a view of one mapping, the JSON is read into one reused buffer, each with the importer's bytes and tag", () => {
   const details = createFoodDetails(store);
   const imported = new Database(CATALOG_PATH, { readonly: true });
   try {
-    const bodies: Uint8Array[] = [];
+    const bodies: Record<"identity" | "zstd" | "gzip", Uint8Array[]> = { identity: [], zstd: [], gzip: [] };
     for (const foodNumber of ["01001", "11090", "01001"]) {
       const row = imported.query<{ etag: string; zstd: Uint8Array; gzip: Uint8Array<ArrayBuffer> }, [number]>("SELECT etag, zstd, gzip FROM food_details WHERE food_id = ?").get(Number(foodNumber))!;
       const answer = details.answer(foodNumber) as EncodedAnswer;
@@ -28,14 +30,24 @@ test("every stored form of a plain detail is a view of one mapping, with the imp
         const opened = answer.open(coding);
         const body = opened.body() as Uint8Array;
         expect([foodNumber, coding, opened.etag, Buffer.compare(body, want[coding])]).toEqual([foodNumber, coding, row.etag, 0]);
-        bodies.push(body);
+        bodies[coding].push(body);
       }
       expect(new TextDecoder().decode(details.jsonBytes(foodNumber)!)).toBe(new TextDecoder().decode(want.identity));
     }
-    expect(new Set(bodies.map((body) => body.buffer)).size).toBe(1);
+    const coded = [...bodies.zstd, ...bodies.gzip];
+    expect(new Set(coded.map((body) => body.buffer)).size).toBe(1);
     // The same food asked twice: the same bytes of the mapping, not a copy.
-    expect(bodies[6]!.byteOffset).toBe(bodies[0]!.byteOffset);
+    expect(bodies.gzip[2]!.byteOffset).toBe(bodies.gzip[0]!.byteOffset);
+    expect(new Set(bodies.identity.map((body) => body.buffer)).size).toBe(1);
+    expect(bodies.identity[0]!.buffer).not.toBe(coded[0]!.buffer);
   } finally {
     imported.close();
   }
+});
+
+// The JSON a lookup joins is a copy: the buffer the JSON is read into holds only the last food asked for.
+test("JSON bytes asked for several foods in turn each keep their own food's bytes", () => {
+  const details = createFoodDetails(store);
+  const names = ["01001", "11090", "05006"].map((foodNumber) => details.jsonBytes(foodNumber)!).map((bytes) => (JSON.parse(new TextDecoder().decode(bytes)) as { foodNumber: string }).foodNumber);
+  expect(names).toEqual(["01001", "11090", "05006"]);
 });
