@@ -4,9 +4,10 @@ import { ANSWER_FORMS, type AnswerForm } from "./store";
 
 /**
  * The answers file: every food's `GET /v1/foods/{n}` answer, ready to send, as JSON and in each stored
- * coding, in one flat file that every worker maps (Bun.mmap). A detail is then a view of the mapping: no
- * read, copy, decompression or allocation of its bytes per request, and the pages are the kernel's page
- * cache, shared by every worker rather than copied into each (design §9; figures in docs/performance.md).
+ * coding, in one flat file that every worker maps (Bun.mmap). A coded detail is then a view of the mapping
+ * and a plain one a read into a reused buffer: no decompression or allocation of its bytes per request, and
+ * the pages are the kernel's page cache, shared by every worker rather than copied into each (design §9 and
+ * §18; figures in docs/performance.md).
  *
  * Layout (little-endian), regions in this order so that a client's coding touches only that coding's pages:
  *   header    16-byte magic, then u32 version, u32 foods, u64 file length
