@@ -113,7 +113,7 @@ async function main() {
   console.error(`bench: first start (expansion included) ${firstStart.runsMs.join(", ")} ms (median ${firstStart.medianMs})`);
   // Every later start, and every workload's server, uses the bench's own cache directory; this start expands
   // the catalog there, unmeasured, so that no measured one does (nor shows its peak memory).
-  const laterArgs = ["--cache-dir", benchCacheDir()];
+  const laterArgs = ["--cache-dir", benchCacheDir(binary)];
   await coldStartMs(binary, laterArgs);
   // `serve` as shipped (one worker per core), and with --workers 1, as every "one worker" figure below.
   const oneWorkerArgs = ["--workers", "1"];

@@ -1,5 +1,5 @@
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { spawnListening } from "../../test/helpers/listening";
 import { ROOT } from "../../test/helpers/paths";
 import { pollUntil } from "../../test/helpers/wait";
@@ -18,12 +18,16 @@ const BUN = join(ROOT, "node_modules/.bin/bun");
 
 /**
  * The cache directory of every measured start but the first starts: the bench's own, not the default under
- * HOME, which other builds on the same machine share (each removes the others' expanded catalogs).
+ * HOME, which other builds on the same machine share; and one per binary, for the same reason: a build
+ * removes the catalog another build expanded there, so two builds compared in one run (an A/B) would each
+ * expand it again at every start, which the start's time and its VmHWM would then carry.
  */
-let cacheDir: string | undefined;
-export function benchCacheDir(): string {
-  cacheDir ??= tempDir("foodapi-bench-cache-");
-  return cacheDir;
+const cacheDirs = new Map<string, string>();
+export function benchCacheDir(binary: string): string {
+  const key = resolve(binary);
+  let dir = cacheDirs.get(key);
+  if (dir === undefined) cacheDirs.set(key, (dir = tempDir("foodapi-bench-cache-")));
+  return dir;
 }
 
 /**
@@ -76,7 +80,7 @@ export async function startFoodapi(binary: string, extraArgs: string[] = [], sto
   const key = stores?.key ?? createKey(binary, dataDir, stores);
   const storeArgs = stores ? ["--state-url", stores.stateUrl, "--redis-url", stores.redisUrl] : [];
   const { child, url } = await startListening(
-    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, "--cache-dir", benchCacheDir(), ...SERVER_LIMIT_FLAGS, ...storeArgs, ...extraArgs],
+    [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", dataDir, "--cache-dir", benchCacheDir(binary), ...SERVER_LIMIT_FLAGS, ...storeArgs, ...extraArgs],
     `foodapi serve ${extraArgs.join(" ")}${stores ? " (PostgreSQL + Redis)" : ""}`.trim(),
   );
   await waitHealthy(url);

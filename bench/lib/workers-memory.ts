@@ -144,7 +144,7 @@ export async function measureWorkersMemory(wrkPath: string, binary: string, file
   const before = loadavg().map((l) => round(l, 2));
   // One unmeasured start first, so that the catalog is expanded into the bench's cache directory before
   // any measured tree (whose first process would otherwise hold what the expansion left on its heap).
-  const preparingStartMs = round(await coldStartMs(binary, ["--cache-dir", benchCacheDir()]), 1);
+  const preparingStartMs = round(await coldStartMs(binary, ["--cache-dir", benchCacheDir(binary)]), 1);
   // Where each load's slices keep their place in the paths file (bench/paths.lua), one file per tree and load.
   const states = tempDir("foodapi-bench-warm-");
   const scripted = (key: string, state: string, env: Record<string, string>): WrkClient => ({

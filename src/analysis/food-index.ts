@@ -7,7 +7,7 @@ import { foldedWords, markLacking, wordKey } from "./words";
  * The name index the analysis matches lines against, built once per process from the catalog (all 8,789
  * SR28 foods): each food's name as word keys (words.ts) with the comma-separated part each is in, an
  * inverted list per key, each food's portions, and a MiniSearch index of the names for what is typed
- * with typos (suggestions, a misspelt word of a line). Immutable once built, shared by every request.
+ * with typos (suggestions, a misspelt word of a line), built when first needed. Immutable once built, shared by every request.
  */
 
 export interface IndexedFood {
@@ -24,6 +24,8 @@ export interface IndexedFood {
   readonly traits: NameTraits;
 }
 
+type NameSearch = MiniSearch<{ position: number; name: string }>;
+
 export interface FoodIndex {
   readonly foods: readonly IndexedFood[];
   /** Food positions by food number. */
@@ -32,7 +34,8 @@ export interface FoodIndex {
   readonly postings: ReadonlyMap<string, Int32Array>;
   /** Consecutive key pairs and triples of the names ("half and half"), to tell a food named with "and" from two foods. */
   readonly phrases: ReadonlySet<string>;
-  readonly names: MiniSearch<{ position: number; name: string }>;
+  /** Built at first use (a typo, a suggestion). */
+  readonly names: NameSearch;
   /** The nearest word keys of the names to `word` (a key no name has), within one edit (two from nine letters on). */
   nearestWords(word: string): string[];
 }
@@ -126,25 +129,35 @@ export function buildFoodIndex(store: CatalogStore): FoodIndex {
   });
   const postings = new Map([...postingLists].map(([key, list]) => [key, Int32Array.from(list)]));
 
-  const names = new MiniSearch<{ position: number; name: string }>({
-    idField: "position",
-    fields: ["name"],
-    tokenize: (text) => foldedWords(text),
-    processTerm: (term) => keyOf.get(term) ?? wordKey(term),
-  });
-  names.addAll(foods.map((food, position) => ({ position, name: food.name })));
-
-  return {
+  // The typo index is the index's largest part and the slowest to build, and only a word in no name (a typo)
+  // or a suggestion needs it: it is built then, once.
+  let names: NameSearch | undefined;
+  const index: FoodIndex = {
     foods,
     positionOf: new Map(foods.map((food, position) => [food.foodNumber, position])),
     postings,
     phrases,
-    names,
+    get names() {
+      return (names ??= nameSearch(foods, keyOf));
+    },
     nearestWords(word) {
       if (word.length < 5 || !/^\p{L}+$/u.test(word)) return [];
       const edits = word.length >= 9 ? 2 : 1;
       // Suggestions for one word are single words of the names, the most likely first.
-      return names.autoSuggest(word, { fuzzy: edits, prefix: false }).map((s) => s.suggestion).slice(0, 3);
+      return index.names.autoSuggest(word, { fuzzy: edits, prefix: false }).map((s) => s.suggestion).slice(0, 3);
     },
   };
+  return index;
+}
+
+/** MiniSearch over the names, their words keyed as the index's (`keys`: the keys the names' words were given). */
+function nameSearch(foods: readonly IndexedFood[], keys: ReadonlyMap<string, string>): NameSearch {
+  const names: NameSearch = new MiniSearch({
+    idField: "position",
+    fields: ["name"],
+    tokenize: (text) => foldedWords(text),
+    processTerm: (term) => keys.get(term) ?? wordKey(term),
+  });
+  names.addAll(foods.map((food, position) => ({ position, name: food.name })));
+  return names;
 }

@@ -17,6 +17,38 @@ export interface Grams {
   readonly portion: PortionRow | null;
 }
 
+/** What a portion's description says, as the rules below read it. */
+interface Described {
+  readonly unit: Unit | undefined;
+  /** Its words' keys. */
+  readonly keys: readonly string[];
+  /** The keys before any parenthesis ("cup, fluid (yields 2 cups whipped)"). */
+  readonly keysBeforeNote: readonly string[];
+  /** The keys of its head, before any parenthesis or comma ("medium (2-1/2" dia)" → "medium"). */
+  readonly head: readonly string[];
+}
+
+/**
+ * Descriptions read once and kept: every line reads its food's portions again, and SR28's WEIGHT has a few
+ * thousand distinct descriptions, so keeping each costs less than reading it per line (strings and arrays
+ * that were most of a line's garbage after the parser's).
+ */
+const DESCRIBED = new Map<string, Described>();
+
+function described(description: string): Described {
+  let kept = DESCRIBED.get(description);
+  if (kept === undefined) {
+    kept = {
+      unit: portionUnit(description),
+      keys: wordKeys(description),
+      keysBeforeNote: wordKeys(description.split("(")[0]!),
+      head: wordKeys(description.split(/[(,]/)[0]!),
+    };
+    DESCRIBED.set(description, kept);
+  }
+  return kept;
+}
+
 export function gramsFor(line: ParsedLine, quantity: number, portions: readonly PortionRow[], thingWords: ReadonlySet<string>): Grams | undefined {
   if (line.size) {
     const each = amountGrams(line.size.unit, line.size.quantity, line, portions);
@@ -35,18 +67,18 @@ function amountGrams(unit: Unit, quantity: number, line: ParsedLine, portions: r
 }
 
 function volumeGrams(unit: VolumeUnit, quantity: number, preparations: readonly string[], portions: readonly PortionRow[]): Grams | undefined {
-  const inUnit = portions.filter((p) => portionUnit(p.description) === unit);
+  const inUnit = portions.filter((p) => described(p.description).unit === unit);
   const same = choosePrepared(inUnit, preparations);
   if (same) return { grams: (quantity * same.grams) / same.amount, portion: same };
   const other = choosePrepared(
     portions.filter((p) => {
-      const u = portionUnit(p.description);
+      const u = described(p.description).unit;
       return u !== undefined && isVolumeUnit(u);
     }),
     preparations,
   );
   if (!other) return undefined;
-  const mlEach = ML_PER[portionUnit(other.description) as VolumeUnit];
+  const mlEach = ML_PER[described(other.description).unit as VolumeUnit];
   return { grams: (quantity * ML_PER[unit] * other.grams) / (other.amount * mlEach), portion: other };
 }
 
@@ -54,20 +86,20 @@ function volumeGrams(unit: VolumeUnit, quantity: number, preparations: readonly 
 function choosePrepared(portions: readonly PortionRow[], preparations: readonly string[]): PortionRow | undefined {
   if (portions.length <= 1) return portions[0];
   // What a parenthesis adds ("cup, fluid (yields 2 cups whipped)") is a note, not the portion's preparation.
-  const described = portions.map((p) => ({ p, words: wordKeys(p.description.split("(")[0]!) }));
+  const words = (p: PortionRow) => described(p.description).keysBeforeNote;
   for (const preparation of preparations) {
     for (const word of PREPARATIONS[preparation] ?? []) {
-      const hit = described.find(({ words }) => words.includes(word));
-      if (hit) return hit.p;
+      const hit = portions.find((p) => words(p).includes(word));
+      if (hit) return hit;
     }
   }
-  return (described.find(({ words }) => !words.some((w) => DESCRIPTION_PREPARATIONS.has(w))) ?? described[0]!).p;
+  return portions.find((p) => !words(p).some((w) => DESCRIPTION_PREPARATIONS.has(w))) ?? portions[0]!;
 }
 
 /** "2 cloves garlic": the food's portion of that name, of the line's size when it has several ("stalk, large"). */
 function namedGrams(name: string, quantity: number, line: ParsedLine, portions: readonly PortionRow[]): Grams | undefined {
-  const named = portions.filter((p) => portionUnit(p.description) === name || wordKeys(p.description)[0] === name);
-  const chosen = bySize(named, line.sizeWord, (p) => wordKeys(p.description)) ?? named[0];
+  const named = portions.filter((p) => described(p.description).unit === name || described(p.description).keys[0] === name);
+  const chosen = bySize(named, line.sizeWord, (p) => described(p.description).keys) ?? named[0];
   return chosen && { grams: (quantity * chosen.grams) / chosen.amount, portion: chosen };
 }
 
@@ -75,8 +107,7 @@ const SIZE_WORDS = ["extra large", "jumbo", "large", "medium", "small", "extra s
 /** Words a portion that is one of the thing itself may start with, besides the food's own: "1 fruit". */
 const ONE_OF_IT = new Set(["fruit", "whole", "each", "item", "unit", "piece"]);
 
-/** The head of a description: before any parenthesis or comma ("medium (2-1/2" dia)" → "medium"). */
-const headOf = (description: string) => wordKeys(description.split(/[(,]/)[0]!);
+const headOf = (description: string) => described(description).head;
 
 /** Whether a description's words name `size` ("large" is not said by "extra large"). */
 function mentions(words: readonly string[], size: string): boolean {
@@ -86,7 +117,7 @@ function mentions(words: readonly string[], size: string): boolean {
 }
 
 /** Among `portions`, the one of `size`, else medium. */
-function bySize(portions: readonly PortionRow[], size: string | null, words: (p: PortionRow) => string[]): PortionRow | undefined {
+function bySize(portions: readonly PortionRow[], size: string | null, words: (p: PortionRow) => readonly string[]): PortionRow | undefined {
   const ofSize = (wanted: string) => portions.find((p) => mentions(words(p), wanted));
   return (size === null ? undefined : ofSize(size)) ?? ofSize("medium");
 }
@@ -95,7 +126,7 @@ function bySize(portions: readonly PortionRow[], size: string | null, words: (p:
 function countPortion(portions: readonly PortionRow[], size: string | null, thingWords: ReadonlySet<string>): PortionRow | undefined {
   // Portions that measure (a cup, a slice, an ounce) are not one of the thing.
   const counts = portions.filter((p) => {
-    const unit = portionUnit(p.description);
+    const unit = described(p.description).unit;
     return (unit === undefined || unit === "piece") && !/^\s*(oz|lb|serving|nlea)\b/i.test(p.description);
   });
   const sized = counts.filter((p) => SIZE_WORDS.some((size) => mentions(headOf(p.description), size)));

@@ -326,9 +326,28 @@ function withAccentedNames(text: string): string {
   return out;
 }
 
-const SYNONYM_PHRASES = Object.entries(SYNONYMS)
+/** The synonyms' phrases by their first word, each list longest phrase first (in SYNONYMS' order within a length). */
+type Synonym = readonly [phrase: readonly string[], replacement: readonly string[]];
+const SYNONYM_PHRASES = new Map<string, Synonym[]>();
+for (const [phrase, replacement] of Object.entries(SYNONYMS)
   .map(([phrase, replacement]) => [phrase.split(" "), replacement === "" ? [] : replacement.split(" ")] as const)
-  .sort((a, b) => b[0].length - a[0].length);
+  .sort((a, b) => b[0].length - a[0].length)) {
+  const list = SYNONYM_PHRASES.get(phrase[0]!);
+  if (list) list.push([phrase, replacement]);
+  else SYNONYM_PHRASES.set(phrase[0]!, [[phrase, replacement]]);
+}
+
+/** The first of the synonyms' phrases that `words` say from `at` on. */
+function synonymAt(words: readonly string[], at: number): Synonym | undefined {
+  // Plain loops, not find/every: a closure per phrase and word of every line was most of a line's garbage.
+  for (const entry of SYNONYM_PHRASES.get(words[at]!) ?? []) {
+    const phrase = entry[0];
+    let j = 1;
+    while (j < phrase.length && words[at + j] === phrase[j]) j++;
+    if (j === phrase.length) return entry;
+  }
+  return undefined;
+}
 
 /**
  * The cook's names SR28 spells otherwise, replaced by SR28's words, longest phrase first; the words a
@@ -338,7 +357,7 @@ function applySynonyms(words: readonly string[]): { words: { key: string; kept: 
   const out: { key: string; kept: boolean }[] = [];
   const consumed = new Set<string>();
   for (let i = 0; i < words.length; ) {
-    const hit = SYNONYM_PHRASES.find(([phrase]) => phrase.every((w, j) => words[i + j] === w));
+    const hit = synonymAt(words, i);
     if (hit) {
       out.push(...hit[1].map((key) => ({ key, kept: true })));
       for (const word of hit[0]) if (!hit[1].includes(word)) consumed.add(word);

@@ -9,9 +9,10 @@ import { type Analysis, analyzeRecipe, createAnalysis, suggestFoods } from "./se
 
 /**
  * Recipe analysis and name suggestions (decisions §16), behind the credential guard. The analysis's name
- * index takes a second or two to build and ~21 MB to hold (docs/analysis.md): it is built by the first
- * analysis or suggestion a worker answers, never when the app is made or the server starts, so that a
- * worker that never analyses pays neither (the 150 MB per-worker budget of design §18 holds for search).
+ * index takes a fraction of a second to build and megabytes to hold (docs/analysis.md; its typo index is
+ * built apart, when first needed): it is built by the first analysis or suggestion a worker answers, never
+ * when the app is made or the server starts, so that a worker that never analyses pays neither (the 150 MB
+ * per-worker budget of design §18 holds for search).
  */
 export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): DirectRouteSpec[] {
   let analysis: Analysis | undefined;

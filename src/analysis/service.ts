@@ -24,6 +24,8 @@ export interface Analysis {
   ranked(key: string, compute: () => RankedFood[]): RankedFood[];
   /** Lines analysed, kept by their text: recipes repeat their lines ("1 tsp salt"). */
   readonly lines: LruCache<string, LineResult>;
+  /** Whether a line not kept has been analysed before (recently): only then is it kept. */
+  seenBefore(raw: string): boolean;
 }
 
 /**
@@ -37,6 +39,13 @@ const LINE_CACHE_BYTES = 2 * 1024 * 1024;
 const LINE_ENTRY_BYTES = 1024;
 /** A ranked food's share of a cache entry: three numbers and the object around them. */
 const RANKED_FOOD_BYTES = 64;
+/**
+ * The lines seen once, as a hash of their text in a table of this many slots (64 KB), each remembered until
+ * another line takes its slot. A line is kept the second time it is analysed: one analysed only once (most,
+ * in a stream of recipes nobody sends twice) would outlive a young collection in the cache and then die when
+ * pushed out, garbage that waits for a whole collection, megabytes of it at hundreds of analyses a second.
+ */
+const SEEN_SLOTS = 1 << 14;
 
 export function createAnalysis(store: CatalogStore): Analysis {
   const index = buildFoodIndex(store);
@@ -44,6 +53,7 @@ export function createAnalysis(store: CatalogStore): Analysis {
   const slot = new Map(nutrients.map((n, i) => [n.number, i]));
   const values = new LruCache<number, Float64Array>(VALUES_CACHE_BYTES);
   const matches = new LruCache<string, RankedFood[]>(MATCH_CACHE_BYTES);
+  const seen = new Uint32Array(SEEN_SLOTS);
   return {
     index,
     nutrients,
@@ -59,6 +69,15 @@ export function createAnalysis(store: CatalogStore): Analysis {
         values.set(food.id, kept, kept.byteLength + ENTRY_OVERHEAD_BYTES);
       }
       return kept;
+    },
+    seenBefore(raw) {
+      // Slot from the hash's low bits, the rest to tell lines apart (never 0, an empty slot's).
+      const hash = Bun.hash.crc32(raw);
+      const slot = hash & (SEEN_SLOTS - 1);
+      const tag = (hash >>> 14) | 1;
+      if (seen[slot] === tag) return true;
+      seen[slot] = tag;
+      return false;
     },
     ranked(key, compute) {
       let kept = matches.get(key);
@@ -134,7 +153,7 @@ function analyzeLines(analysis: Analysis, raws: readonly string[]): LineResult[]
     const kept = results[i];
     if (kept !== undefined) return kept;
     const result = analyzeLine(analysis, raw, parsed[next++]!);
-    analysis.lines.set(raw, result, stringBytes(raw) + LINE_ENTRY_BYTES);
+    if (analysis.seenBefore(raw)) analysis.lines.set(raw, result, stringBytes(raw) + LINE_ENTRY_BYTES);
     return result;
   });
 }

@@ -54,8 +54,19 @@ const ITEMS_OPEN = utf8.encode('{"items":[');
 const COMMA = utf8.encode(",");
 
 /**
+ * Where answers are joined, written again by every lookup. A `Response` copies a byte body when it is made
+ * (Bun), so an answer's bytes are garbage the moment its response exists: a fresh buffer per answer (ten
+ * details are ~135 KB) would wait for a collection, and under load that is tens of megabytes of a worker's
+ * memory. Answers longer than this get a buffer of their own, so that one large lookup does not keep its
+ * size for the process's life.
+ */
+const SCRATCH_BYTES = 512 * 1024;
+let scratch: Uint8Array<ArrayBuffer> | undefined;
+
+/**
  * The answer's JSON bytes from each food's detail JSON bytes (null: not found), copied once into place: no
  * detail is parsed, decoded to a string or encoded again (a plain detail's bytes are the answers file's).
+ * The bytes are valid until the next call: the route makes its response from them at once.
  */
 export function lookupJsonBytes(foodNumbers: readonly string[], detailJson: (foodNumber: string) => Uint8Array | null): Uint8Array<ArrayBuffer> {
   const parts: Uint8Array[] = [ITEMS_OPEN];
@@ -66,7 +77,8 @@ export function lookupJsonBytes(foodNumbers: readonly string[], detailJson: (foo
     else parts.push(...(parts.length > 1 ? [COMMA, json] : [json]));
   }
   parts.push(utf8.encode(`],"notFound":${JSON.stringify(notFound)}}`));
-  const answer = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0));
+  const length = parts.reduce((total, part) => total + part.byteLength, 0);
+  const answer = length > SCRATCH_BYTES ? new Uint8Array(length) : (scratch ??= new Uint8Array(SCRATCH_BYTES)).subarray(0, length);
   let at = 0;
   for (const part of parts) {
     answer.set(part, at);

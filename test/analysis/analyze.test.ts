@@ -125,3 +125,19 @@ describe("totals", () => {
     expect((await analyze(["1 cup chopped onion"], { nutrients: [] })).totals).toEqual([]);
   });
 });
+
+describe("the analysed-lines cache", () => {
+  test("a line is kept the second time it is analysed, not the first, and answers the same either way", async () => {
+    const { analysis } = await catalogAnalysis();
+    // Lines no other test sends: a fresh quantity each.
+    const lines = ["37 g chopped walnuts", "41 g grated parmesan cheese"];
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      answers.push(await analyze(lines, { nutrients: ["208"] }));
+      expect([i, lines.map((line) => analysis.lines.get(line) !== undefined)]).toEqual([i, i === 0 ? [false, false] : [true, true]]);
+    }
+    expect(answers[1]).toEqual(answers[0]!);
+    expect(answers[2]).toEqual(answers[0]!);
+    expect(answers[0]!.items.map((item) => [item.status, item.grams])).toEqual([["matched", 37], ["matched", 41]]);
+  });
+});

@@ -103,6 +103,20 @@ describe("POST /v1/foods/lookup", () => {
     expect((await lookup({ foodNumbers: ["01001"] }, { "x-api-key": "fnk_unknown" })).status).toBe(401);
   });
 
+  test("answers made one after another, before either is read, each keep their own bytes and ETag", async () => {
+    // Every lookup joins its answer in the same buffer (lookup.ts): a response must hold its bytes, not that buffer.
+    const bodies = [{ foodNumbers: ["01001", "01009", "99999"] }, { foodNumbers: ["11090"] }, { foodNumbers: ["01009", "01001"], grams: 30 }];
+    const made = [];
+    for (const body of bodies) made.push(await lookup(body));
+    const texts = await Promise.all(made.map((response) => response.text()));
+    for (const [i, body] of bodies.entries()) {
+      const alone = await lookup(body);
+      expect([i, texts[i], made[i]!.headers.get("etag")]).toEqual([i, await alone.text(), alone.headers.get("etag")]);
+    }
+    const first = JSON.parse(texts[0]!) as LookupAnswer;
+    expect([first.items.map((item) => item.foodNumber), first.notFound]).toEqual([["01001", "01009"], ["99999"]]);
+  });
+
   test("compressed by Accept-Encoding; an ETag but no 304 on a POST", async () => {
     const body = { foodNumbers: ["01001", "01009", "11090"] };
     const plain = await lookup(body);
