@@ -64,25 +64,34 @@ const SCRATCH_BYTES = 512 * 1024;
 let scratch: Uint8Array<ArrayBuffer> | undefined;
 
 /**
- * The answer's JSON bytes from each food's detail JSON bytes (null: not found), copied once into place: no
- * detail is parsed, decoded to a string or encoded again (a plain detail's bytes are the answers file's).
- * The bytes are valid until the next call: the route makes its response from them at once.
+ * The answer's JSON bytes from each food's detail JSON bytes (null: not found), each copied into place as it
+ * comes: no detail is parsed, decoded to a string or encoded again, and a detail's bytes are needed only
+ * until the next food's are asked for (a plain detail's are read into a buffer the catalog reuses). The
+ * answer is valid until the next call: the route makes its response from it at once.
  */
 export function lookupJsonBytes(foodNumbers: readonly string[], detailJson: (foodNumber: string) => Uint8Array | null): Uint8Array<ArrayBuffer> {
-  const parts: Uint8Array[] = [ITEMS_OPEN];
+  let answer = (scratch ??= new Uint8Array(SCRATCH_BYTES));
+  let at = 0;
+  const put = (bytes: Uint8Array) => {
+    if (at + bytes.byteLength > answer.byteLength) {
+      const larger = new Uint8Array(Math.max(2 * answer.byteLength, at + bytes.byteLength));
+      larger.set(answer.subarray(0, at));
+      answer = larger;
+    }
+    answer.set(bytes, at);
+    at += bytes.byteLength;
+  };
+  put(ITEMS_OPEN);
   const notFound: string[] = [];
+  let found = 0;
   for (const foodNumber of foodNumbers) {
     const json = detailJson(foodNumber);
     if (json === null) notFound.push(foodNumber);
-    else parts.push(...(parts.length > 1 ? [COMMA, json] : [json]));
+    else {
+      if (found++ > 0) put(COMMA);
+      put(json);
+    }
   }
-  parts.push(utf8.encode(`],"notFound":${JSON.stringify(notFound)}}`));
-  const length = parts.reduce((total, part) => total + part.byteLength, 0);
-  const answer = length > SCRATCH_BYTES ? new Uint8Array(length) : (scratch ??= new Uint8Array(SCRATCH_BYTES)).subarray(0, length);
-  let at = 0;
-  for (const part of parts) {
-    answer.set(part, at);
-    at += part.byteLength;
-  }
-  return answer;
+  put(utf8.encode(`],"notFound":${JSON.stringify(notFound)}}`));
+  return answer.subarray(0, at);
 }

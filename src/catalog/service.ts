@@ -323,12 +323,11 @@ export function createFoodDetails(store: CatalogStore) {
       return isPlain(view) ? storedAnswer(id) : viewJson(id, view);
     },
 
-    /** The same as JSON bytes (a batch lookup joins several), the caller's to keep. */
+    /** The same as JSON bytes (a batch lookup joins several), the caller's until its next call: a plain detail's are read into a buffer the store reuses. */
     jsonBytes(foodNumber: string, view: DetailView = {}): Uint8Array | null {
       const id = idOf(foodNumber);
       if (id === null) return null;
-      // A copy: the stored bytes last only until the next food's are asked for, and a lookup joins several.
-      return isPlain(view) ? stored(id, "identity").body.slice() : utf8Bytes.encode(viewJson(id, view));
+      return isPlain(view) ? stored(id, "identity").body : utf8Bytes.encode(viewJson(id, view));
     },
   };
 }

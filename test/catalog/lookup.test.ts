@@ -5,6 +5,7 @@ import { oracleFoods, oracleFoodValues, oracleScaled } from "../helpers/sr28-ora
 import { createTestApp, type TestApp, testAppWithKey } from "../helpers/test-app";
 import { rateLimitRemaining as remaining } from "../helpers/http";
 import { MAX_BODY_BYTES } from "../../src/platform/http/body-limit";
+import { lookupJsonBytes } from "../../src/catalog/lookup";
 import { TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 
 // POST /v1/foods/lookup (design §9): several details at once, one quota unit per distinct food number,
@@ -250,4 +251,24 @@ describe("a lookup's cost is all or nothing", () => {
       await limited.close();
     }
   });
+});
+
+// The catalog hands out a plain detail's bytes in a buffer it reuses for the next food's (answer-file.ts): the
+// join must take each as it comes, also past its reused buffer's 512 KB.
+test("lookupJsonBytes copies each food's bytes as it comes, however many and large, from a source that reuses one buffer", () => {
+  const shared = new Uint8Array(100_000);
+  const detail = (foodNumber: string) => {
+    const json = new TextEncoder().encode(JSON.stringify({ foodNumber, pad: foodNumber.repeat(14_000) }));
+    shared.set(json);
+    return shared.subarray(0, json.byteLength);
+  };
+  const numbers = Array.from({ length: 12 }, (_, i) => String(10_000 + i));
+  const joined = lookupJsonBytes([...numbers, "99999"], (n) => (n === "99999" ? null : detail(n)));
+  expect(joined.byteLength).toBeGreaterThan(512 * 1024);
+  const parsed = JSON.parse(new TextDecoder().decode(joined)) as { items: { foodNumber: string; pad: string }[]; notFound: string[] };
+  expect(parsed.items.map((item) => item.foodNumber)).toEqual(numbers);
+  expect(parsed.items.every((item) => item.pad === item.foodNumber.repeat(14_000))).toBe(true);
+  expect(parsed.notFound).toEqual(["99999"]);
+  const small = lookupJsonBytes(["10001"], detail);
+  expect((JSON.parse(new TextDecoder().decode(small)) as { items: { foodNumber: string }[] }).items.map((item) => item.foodNumber)).toEqual(["10001"]);
 });

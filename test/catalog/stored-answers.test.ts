@@ -44,10 +44,3 @@ test("every stored coded form is a view of one mapping, the JSON is read into on
     imported.close();
   }
 });
-
-// The JSON a lookup joins is a copy: the buffer the JSON is read into holds only the last food asked for.
-test("JSON bytes asked for several foods in turn each keep their own food's bytes", () => {
-  const details = createFoodDetails(store);
-  const names = ["01001", "11090", "05006"].map((foodNumber) => details.jsonBytes(foodNumber)!).map((bytes) => (JSON.parse(new TextDecoder().decode(bytes)) as { foodNumber: string }).foodNumber);
-  expect(names).toEqual(["01001", "11090", "05006"]);
-});
