@@ -83,6 +83,12 @@ describe("the server's one read of the head", () => {
     expect(seen.read.bytes).toBe(seen.bytes);
   });
 
+  test("counts each Set-Cookie line of the head, which the Headers keep apart", async () => {
+    const seen = await send(["Set-Cookie: a=1", "X-API-Key: fnk_x", "set-cookie: b=22"]);
+    expect(seen.read.bytes).toBe(seen.bytes);
+    expect(seen.read.values["x-api-key"]).toBe("fnk_x");
+  });
+
   test("a header not sent is null, as the Headers answer it", async () => {
     const seen = await send(["X-Other: 1"]);
     for (const name of READ) expect([name, seen.read.values[name]]).toEqual([name, null]);
