@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { isIP } from "../platform/ip-address";
 import { type FoodApi, startFoodApi } from "../app/app";
 import { systemClock } from "../platform/clock";
 import { type Config, ConfigError, withBoundPort } from "../platform/config/config";
