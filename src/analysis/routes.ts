@@ -2,21 +2,32 @@ import { DATA_ERRORS } from "../catalog/routes";
 import type { CatalogStore } from "../catalog/store";
 import { servingLabel } from "../label/label";
 import { type CredentialGuard, guardedBody, guardedJson } from "../platform/http/credential-guard";
+import type { DirectHandler } from "../platform/http/route";
 import type { DirectRouteSpec } from "../platform/http/route-table";
 import { AnalyzeBody, type AnalyzeResult, AnalyzeResult as AnalyzeResultSchema, LINES_MAX, SuggestQuery, SuggestResult } from "./model";
 import { type AnalyzeRequest, parseAnalyzeBody, parseSuggestQuery } from "./request";
-import { type Analysis, analyzeRecipe, createAnalysis, suggestFoods } from "./service";
+import type { Analysis } from "./service";
+
+type AnalysisService = typeof import("./service");
+type AnalysisHandlers = { analyze: DirectHandler; suggest: DirectHandler };
 
 /**
  * Recipe analysis and name suggestions (decisions §16), behind the credential guard. The analysis's name
  * index takes a fraction of a second to build and megabytes to hold (docs/analysis.md; its typo index is
  * built apart, when first needed): it is built by the first analysis or suggestion a worker answers, never
  * when the app is made or the server starts, so that a worker that never analyses pays neither (the 150 MB
- * per-worker budget of design §18 holds for search).
+ * per-worker budget of design §18 holds for search). Its code (the line parser, the matcher and their
+ * vocabularies) is loaded then too: evaluating it would cost every start some milliseconds on the way to its
+ * first answer.
  */
 export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): DirectRouteSpec[] {
-  let analysis: Analysis | undefined;
-  const ready = () => (analysis ??= createAnalysis(store));
+  let handlers: AnalysisHandlers | undefined;
+  let loading: Promise<AnalysisHandlers> | undefined;
+  const load = () => (loading ??= import("./service").then((service) => (handlers = analysisHandlers(service, store, guard))));
+  const lazily =
+    (pick: (loaded: AnalysisHandlers) => DirectHandler): DirectHandler =>
+    (request, target) =>
+      handlers ? pick(handlers)(request, target) : load().then((loaded) => pick(loaded)(request, target));
 
   const routes: DirectRouteSpec[] = [
     {
@@ -51,11 +62,7 @@ export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): Dir
           perServing: { grams: 80, nutrients: [{ number: "208", name: "Energy", unit: "kcal", value: 32 }] },
         },
       },
-      handle: guardedBody<AnalyzeRequest>(guard, {
-        parse: parseAnalyzeBody,
-        cost: (request) => request.lines.length,
-        answer: (request) => JSON.stringify(analyzed(ready(), request)),
-      }),
+      handle: lazily((loaded) => loaded.analyze),
     },
     {
       path: "/v1/foods/suggest",
@@ -68,17 +75,32 @@ export function analysisRoutes(store: CatalogStore, guard: CredentialGuard): Dir
       credential: "apiKeyOrTrial",
       errors: [...DATA_ERRORS, "VALIDATION_ERROR"],
       examples: { "200": { items: [{ foodNumber: "01009", name: "Cheese, cheddar" }] } },
-      handle: guardedJson(guard, ({ search }) => {
-        const { q, limit } = parseSuggestQuery(search);
-        return JSON.stringify(suggestFoods(ready(), q, limit));
-      }),
+      handle: lazily((loaded) => loaded.suggest),
     },
   ];
   return routes;
 }
 
+/** The two routes' handlers over the analysis's code, once loaded. */
+function analysisHandlers(service: AnalysisService, store: CatalogStore, guard: CredentialGuard): AnalysisHandlers {
+  let analysis: Analysis | undefined;
+  const ready = () => (analysis ??= service.createAnalysis(store));
+  return {
+    analyze: guardedBody<AnalyzeRequest>(guard, {
+      parse: parseAnalyzeBody,
+      cost: (request) => request.lines.length,
+      answer: (request) => JSON.stringify(analyzed(service, ready(), request)),
+    }),
+    suggest: guardedJson(guard, ({ search }) => {
+      const { q, limit } = parseSuggestQuery(search);
+      return JSON.stringify(service.suggestFoods(ready(), q, limit));
+    }),
+  };
+}
+
 /** The analysis, with the label of a serving when asked: made from every nutrient, whichever are listed. */
-function analyzed(analysis: Analysis, request: AnalyzeRequest): AnalyzeResult {
+function analyzed(service: AnalysisService, analysis: Analysis, request: AnalyzeRequest): AnalyzeResult {
+  const { analyzeRecipe } = service;
   if (!request.label) return analyzeRecipe(analysis, request);
   const full = analyzeRecipe(analysis, { ...request, nutrients: undefined });
   const per = full.perServing;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { isIP } from "node:net";
+import { isIP } from "../ip-address";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { STATE_FILE_NAME } from "../storage/data-files";

@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { isIP } from "../ip-address";
 import { peerAddressOf, type RequestFacts, requestFacts } from "./request-context";
 
 /**

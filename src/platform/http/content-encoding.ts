@@ -1,4 +1,3 @@
-import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { chooseCoding, CODINGS, type Coding, type ContentCoding } from "./accept-encoding";
 import { headerOf } from "./request-context";
 
@@ -44,12 +43,21 @@ export function compress(text: string | Uint8Array<ArrayBuffer>, coding: Coding,
     case "gzip":
       // libdeflate: at level 1 as small as zlib's level 6 on these answers, in a third of the time.
       return Bun.gzipSync(text, { level, library: "libdeflate" });
-    case "br":
+    case "br": {
+      const { brotliCompressSync, constants } = nodeZlib();
       return brotliCompressSync(text, {
-        params: { [zlib.BROTLI_PARAM_QUALITY]: level, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: byteLength(text) },
+        params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(text) },
       });
+    }
   }
 }
+
+/**
+ * node:zlib, for brotli, at the first br answer: a module imported at the top is loaded by every start of
+ * the binary (the bundle links its built-in modules before it runs), and this one costs milliseconds.
+ */
+let zlib: typeof import("node:zlib") | undefined;
+const nodeZlib = () => (zlib ??= process.getBuiltinModule("node:zlib"));
 
 const byteLength = (body: string | Uint8Array) => (typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
 const offeredFor = (body: string | Uint8Array) => (byteLength(body) < COMPRESS_MIN_BYTES ? [] : CODINGS);
