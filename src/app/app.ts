@@ -33,7 +33,7 @@ import { trialCredential } from "../trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "../trial/service";
 import { requestFacts } from "../platform/http/request-context";
 import { withResponseHeaders } from "./http/response-headers";
-import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec, type RouteTable } from "../platform/http/route-table";
+import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec } from "../platform/http/route-table";
 import { METRICS_PATH, metricsEndpoint } from "../metrics/endpoint";
 import type { CollectSnapshots } from "../metrics/fleet";
 import { createMetricsRegistry, type MetricsSnapshot, UNMATCHED_ROUTE } from "../metrics/registry";
@@ -66,12 +66,8 @@ export interface AppDeps {
   routes?: readonly DirectRouteSpec[];
 }
 
-/**
- * The app in two steps, so that a server answers its first /healthz before Elysia's routes are composed:
- * `startFoodApi` makes the stores' users, the credentials and the direct routes, and answers the direct
- * routes without a parameter at once; `complete()` makes the rest (createFoodApi does both at once).
- */
-export async function startFoodApi(deps: AppDeps) {
+/** The composition root of the HTTP API: capabilities over the catalog and the state stores, mounted on the shell. */
+export async function createFoodApi(deps: AppDeps) {
   const { config, clock, catalog } = deps;
   const { accounts, sessions, keys, limits, trial: trialStore } = deps.state;
   const activeKeys = createActiveKeys({ store: keys, revocations: deps.state.keyRevocations, clock });
@@ -133,6 +129,16 @@ export async function startFoodApi(deps: AppDeps) {
   const catalogApi = catalogRoutes(catalog, dataGuard);
   const analysisApi = analysisRoutes(catalog, dataGuard);
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
+  // The Elysia routes, declared by their capabilities on Elysia; it routes the requests the dispatcher
+  // leaves to it. The table (below) reads them from it: `table` is there before the first request.
+  const elysia = createAppShell({ toApiError })
+    .use(perIpLimits.elysiaHook((method, template) => table.route(method, template)))
+    .use(metaApi.documented)
+    .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
+    .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
+    .use(trialRoutes({ ...trial, config }))
+    .use(dashboardRoutes(catalog))
+    .use(docsRoutes(config, ERRORS, () => table.routes));
   // Metrics: counted per process by `observe` (called by the server for every answer), served at
   // /metrics only when a token is configured, for the whole fleet of workers.
   const metrics = createMetricsRegistry(deps.worker ?? 0);
@@ -146,86 +152,36 @@ export async function startFoodApi(deps: AppDeps) {
     : undefined;
   // /metrics is one more path the dispatcher matches, so no request pays a check of its own for it.
   const scrapeRoute: HiddenRouteSpec[] = scrape ? [{ path: METRICS_PATH, handle: scrape, hidden: true }] : [];
-  const direct = [...metaApi.direct, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute];
-  const observeBy =
-    (table: RouteTable) =>
-    (request: Request, status: number, ms: number): string => {
-      const facts = requestFacts(request);
-      const route = table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
-      // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
-      if (scrape) {
-        metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
-      }
-      return route;
-    };
-  const headersOptions = { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins };
 
-  const complete = () => {
-    // The Elysia routes, declared by their capabilities on Elysia; it routes the requests the dispatcher
-    // leaves to it. The table (below) reads them from it: `table` is there before the first request.
-    const elysia = createAppShell({ toApiError })
-      .use(perIpLimits.elysiaHook((method, template) => table.route(method, template)))
-      .use(metaApi.documented)
-      .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
-      .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
-      .use(trialRoutes({ ...trial, config }))
-      .use(dashboardRoutes(catalog))
-      .use(docsRoutes(config, ERRORS, () => table.routes));
-
-    // The one route table (design §1): every route, direct and Elysia's. The fast path, the templates of
-    // metrics, CORS, OPTIONS and limits, and the OpenAPI document are all derived from it.
-    const table = createRouteTable({ direct, elysia });
-    perIpLimits.checkNamed(table.routes);
-    const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
-    return {
-      /** Every request goes here: /metrics, the hot data routes directly, everything else through Elysia; then the common headers. */
-      handle: withResponseHeaders(dispatcher, { ...headersOptions, routes: table }),
-      /** Counts an answered request in this process's metrics; the route template it was counted under. */
-      observe: observeBy(table),
-      metrics,
-      /** Every route `handle` answers, the route table's: each documented unless hidden (test/docs/openapi.test.ts checks). */
-      routes: table.routes,
-      elysia,
-      housekeeping,
-      /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
-      usage,
-    };
+  // The one route table (design §1): every route, direct and Elysia's. The fast path, the templates of
+  // metrics, CORS, OPTIONS and limits, and the OpenAPI document are all derived from it.
+  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute], elysia });
+  perIpLimits.checkNamed(table.routes);
+  const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
+  const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
+  const observe = (request: Request, status: number, ms: number): string => {
+    const facts = requestFacts(request);
+    const route = table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
+    // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
+    if (scrape) {
+      metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
+    }
+    return route;
   };
 
-  // Before `complete`: the direct routes without a parameter (/healthz, /metrics, search), answered as
-  // the whole table will answer them (it matches a fixed path to the route declared for it before any
-  // other); every other request waits for the whole app. Composing Elysia's routes is most of the
-  // app's making, and a start is measured to its first /healthz (design §18).
-  let completed: ReturnType<typeof complete> | undefined;
-  let waiting: ((app: ReturnType<typeof complete>) => void)[] | undefined = [];
-  const whole = (request: Request) =>
-    completed ? completed.handle(request) : new Promise<ReturnType<typeof complete>>((resolve) => waiting!.push(resolve)).then((app) => app.handle(request));
-  const fixedPaths = createRouteTable({ direct: direct.filter((route) => !route.path.includes(":")) });
-  const partial = withResponseHeaders(createDispatcher({ table: fixedPaths, fallback: whole, toApiError, ipLimit: perIpLimits.count }), { ...headersOptions, routes: fixedPaths });
   return {
-    /** `handle` until `complete` has run. OPTIONS waits for it: its `Allow` lists Elysia's methods too. */
-    handle: (request: Request) => {
-      if (request.method === "OPTIONS") return whole(request);
-      const facts = requestFacts(request);
-      if (fixedPaths.matchOf(request, facts).route?.handle) return partial(request);
-      // The partial table's match (none) must not stand for the whole table's.
-      facts.match = undefined;
-      return whole(request);
-    },
-    observe: observeBy(fixedPaths),
-    /** Composes Elysia's routes and the whole route table; the requests that waited are answered by it. */
-    complete() {
-      completed = complete();
-      for (const resolve of waiting!) resolve(completed);
-      waiting = undefined;
-      return completed;
-    },
+    /** Every request goes here: /metrics, the hot data routes directly, everything else through Elysia; then the common headers. */
+    handle,
+    /** Counts an answered request in this process's metrics; the route template it was counted under. */
+    observe,
+    metrics,
+    /** Every route `handle` answers, the route table's: each documented unless hidden (test/docs/openapi.test.ts checks). */
+    routes: table.routes,
+    elysia,
+    housekeeping,
+    /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
+    usage,
   };
 }
 
-/** The composition root of the HTTP API: capabilities over the catalog and the state stores, mounted on the shell. */
-export async function createFoodApi(deps: AppDeps): Promise<FoodApi> {
-  return (await startFoodApi(deps)).complete();
-}
-
-export type FoodApi = ReturnType<Awaited<ReturnType<typeof startFoodApi>>["complete"]>;
+export type FoodApi = Awaited<ReturnType<typeof createFoodApi>>;

@@ -1,5 +1,5 @@
 import { isIP } from "../platform/ip-address";
-import { type FoodApi, startFoodApi } from "../app/app";
+import { createFoodApi, type FoodApi } from "../app/app";
 import { systemClock } from "../platform/clock";
 import { type Config, ConfigError, withBoundPort } from "../platform/config/config";
 import { CannotStart } from "./errors";
@@ -53,8 +53,8 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   const youngCollection = collectYoungWhileServing();
   // Bound first, so that the app is built knowing the real port (`--port 0`); a request that arrives
   // before the app is built waits for it.
-  let app: Pick<FoodApi, "handle" | "observe"> | undefined;
-  let built: Promise<Pick<FoodApi, "handle" | "observe">> | undefined;
+  let app: FoodApi | undefined;
+  let built: Promise<FoodApi> | undefined;
   // SO_REUSEPORT lets this server's own workers share the port, but would let it join any other server
   // of the same user on that port too (the kernel would then split the traffic between two data
   // directories): the first process makes sure the port is free before it binds that way.
@@ -81,7 +81,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   // The workers' messages to the first process (metrics/fleet.ts), once the app is built.
   let onWorkerMessage: ReturnType<typeof primaryCollector>["onWorkerMessage"] = () => {};
   try {
-    const starting = startFoodApi({
+    built = createFoodApi({
       config,
       catalog,
       state,
@@ -98,14 +98,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
         return collector.collect;
       },
     });
-    built = starting;
-    const staged = await starting;
-    app = staged;
-    // A turn of the event loop that waits for sockets (a timer's; setImmediate's does not): a request that
-    // came while the app was being made (a health check polling for the start) is answered now, before
-    // Elysia's routes are composed; any other waits for those.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    app = staged.complete();
+    app = await built;
   } catch (error) {
     // Building the app writes to the state too (the generated trial secret).
     throw stateUnusable(config, error);
