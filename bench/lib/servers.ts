@@ -134,9 +134,11 @@ function freePort(): number {
   return port;
 }
 
-/** Exec to the first 200 on /healthz, polled every 2 ms (START_LIMIT_MS at most), fresh data directory. */
-export async function coldStartMs(binary: string, extraArgs: string[]): Promise<number> {
-  const dataDir = tempDir("foodapi-bench-cold-");
+/**
+ * Exec to the first 200 on /healthz, polled every 2 ms (START_LIMIT_MS at most), in `dataDir`: a fresh one
+ * unless given (a restart reopens the state it made before).
+ */
+export async function coldStartMs(binary: string, extraArgs: string[], dataDir = tempDir("foodapi-bench-cold-")): Promise<number> {
   const port = freePort();
   const url = `http://${HOST}:${port}/healthz`;
   const started = performance.now();
