@@ -37,6 +37,9 @@ export interface Head {
  * configured (lower case, or null). Each question asked of a request's Headers is a call into the runtime,
  * costlier than the string comparisons of the pass the server makes anyway to size the head.
  */
+/** Bun's Headers (bun-types says so; the DOM's, which the dashboard's browser code checks this file with, do not). */
+type BunHeaders = { toJSON(): Record<string, string | string[]> };
+
 export function headReader(clientIpHeader: string | null): (request: Request) => Head {
   // The Headers as one plain object (Bun's `toJSON`, made natively) rather than `forEach`, whose call back
   // into JavaScript per header cost more than the whole pass (docs/performance.md). Its values are the
@@ -44,7 +47,7 @@ export function headReader(clientIpHeader: string | null): (request: Request) =>
   return (request) => {
     const values: HeadValues = { "x-api-key": null, authorization: null, "accept-encoding": null, "if-none-match": null, "content-length": null, "x-request-id": null };
     const head: Head = { bytes: request.url.length, clientIp: null, forwarded: undefined, values };
-    const all: Record<string, string | string[]> = request.headers.toJSON();
+    const all = (request.headers as unknown as BunHeaders).toJSON();
     const names = Object.keys(all);
     for (let i = 0; i < names.length; i++) {
       const sent = names[i]!;
