@@ -62,6 +62,17 @@ function checkedHeader(fd: number, path: string): { count: number } {
   return { count };
 }
 
+/** `length` bytes of `fd` at `offset` read into the start of `buffer` (pread until done or the file's end): the part read. */
+function readInto(fd: number, buffer: Uint8Array<ArrayBuffer>, offset: number, length: number): Uint8Array<ArrayBuffer> {
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, buffer, done, length - done, offset + done);
+    if (got === 0) break;
+    done += got;
+  }
+  return buffer.subarray(0, done);
+}
+
 /**
  * A name that opens the file behind `fd`, even once it is removed: Bun.mmap takes a path, not a descriptor.
  * Where the system has no such name, the path itself.
@@ -213,17 +224,9 @@ export class AnswerFile {
     }
   }
 
-  /** `length` bytes at `offset`, read with one pread into a buffer of their own, from the page cache. */
-  private readonly readBytes = (offset: number, length: number): Uint8Array<ArrayBuffer> => {
-    const read = Buffer.allocUnsafeSlow(length);
-    let done = 0;
-    while (done < length) {
-      const got = readSync(this.fd, read, done, length - done, offset + done);
-      if (got === 0) break;
-      done += got;
-    }
-    return read.subarray(0, done) as Uint8Array<ArrayBuffer>;
-  };
+  /** `length` bytes at `offset`, read into a buffer of their own, from the page cache. */
+  private readonly readBytes = (offset: number, length: number): Uint8Array<ArrayBuffer> =>
+    readInto(this.fd, Buffer.allocUnsafeSlow(length) as Uint8Array<ArrayBuffer>, offset, length);
 
   /**
    * `length` bytes at `offset`, read into the one buffer this file reuses for them (grown when an answer is
@@ -233,14 +236,7 @@ export class AnswerFile {
    */
   private readonly readPlain = (offset: number, length: number): Uint8Array<ArrayBuffer> => {
     if (this.plainBuffer.byteLength < length) this.plainBuffer = new Uint8Array(Math.max(length, 2 * this.plainBuffer.byteLength));
-    const buffer = this.plainBuffer;
-    let done = 0;
-    while (done < length) {
-      const got = readSync(this.fd, buffer, done, length - done, offset + done);
-      if (got === 0) break;
-      done += got;
-    }
-    return buffer.subarray(0, done);
+    return readInto(this.fd, this.plainBuffer, offset, length);
   };
 
   /** Closes the file; a mapping made stays valid for as long as it is referenced. */
