@@ -34,6 +34,11 @@ function differingAnswers(answers: AnswerFile, imported: Database): { foods: num
   return { foods: answers.size, differing };
 }
 
+/** A mapper of a platform without Bun.mmap: the answers file reads each answer instead. */
+const noMmap = (): Uint8Array => {
+  throw new Error("no mmap on this platform");
+};
+
 // The binary embeds the catalog without its detail answers, and the answers file packed: the first start
 // inflates both. Every answer must be the one the importer stored, and everything else the imported catalog's.
 test("a catalog expanded at first start answers every food's detail exactly as the imported one", async () => {
@@ -68,9 +73,7 @@ test("where the answers file cannot be mapped, each answer is read from it inste
   const expanded = await expandCatalog(EMBEDDED, "00000000000000ee", cacheDir);
   const imported = new Database(CATALOG_PATH, { readonly: true });
   try {
-    const unmapped = new AnswerFile(expanded.answers, () => {
-      throw new Error("no mmap on this platform");
-    });
+    const unmapped = new AnswerFile(expanded.answers, noMmap);
     expect(differingAnswers(unmapped, imported)).toEqual({ foods: 8789, differing: [] });
     expect(unmapped.answer(99999, "gzip")).toBeUndefined();
   } finally {
@@ -86,9 +89,7 @@ test("an answers file removed after the start still answers, mapped or read", as
   const imported = new Database(CATALOG_PATH, { readonly: true });
   try {
     const mapped = new AnswerFile(expanded.answers);
-    const unmapped = new AnswerFile(expanded.answers, () => {
-      throw new Error("no mmap on this platform");
-    });
+    const unmapped = new AnswerFile(expanded.answers, noMmap);
     rmSync(expanded.answers);
     expect(differingAnswers(mapped, imported)).toEqual({ foods: 8789, differing: [] });
     expect(differingAnswers(unmapped, imported)).toEqual({ foods: 8789, differing: [] });
