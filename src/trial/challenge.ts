@@ -1,6 +1,14 @@
-import { createChallenge, verifySolution, type Challenge, type Solution } from "altcha-lib";
-import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import type { Challenge, Solution } from "altcha-lib";
 import type { Clock } from "../platform/clock";
+
+/**
+ * altcha-lib, loaded with the first challenge made or checked: it imports node:crypto and node:util, which
+ * would otherwise be loaded by every start (~5 ms, docs/performance.md) for a route few requests take.
+ */
+const altcha = async () => {
+  const [{ createChallenge, verifySolution }, { deriveKey }] = await Promise.all([import("altcha-lib"), import("altcha-lib/algorithms/pbkdf2")]);
+  return { createChallenge, verifySolution, deriveKey };
+};
 
 /**
  * The self-hosted ALTCHA proof of work (v2 protocol). PBKDF2/SHA-256 at cost 5000 with the default key
@@ -10,7 +18,8 @@ export const CHALLENGE_LIFETIME_SECONDS = 10 * 60;
 const ALGORITHM = "PBKDF2/SHA-256";
 const COST = 5000;
 
-export function newChallenge(hmacSecret: string, clock: Clock): Promise<Challenge> {
+export async function newChallenge(hmacSecret: string, clock: Clock): Promise<Challenge> {
+  const { createChallenge, deriveKey } = await altcha();
   return createChallenge({
     algorithm: ALGORITHM,
     cost: COST,
@@ -36,6 +45,7 @@ export async function checkChallengeToken(hmacSecret: string, clock: Clock, chal
   const { parameters } = payload.challenge;
   if (typeof parameters.expiresAt !== "number" || parameters.expiresAt * 1000 <= clock()) return { ok: false, reason: "EXPIRED" };
   if (parameters.algorithm !== ALGORITHM || parameters.cost !== COST) return { ok: false, reason: "MALFORMED" };
+  const { verifySolution, deriveKey } = await altcha();
   try {
     const result = await verifySolution({ challenge: payload.challenge, solution: payload.solution, deriveKey, hmacSignatureSecret: hmacSecret });
     if (result.verified) return { ok: true, id: parameters.nonce, expiresAt: parameters.expiresAt * 1000 };

@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from "node:crypto";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config/config";
 import { apiError } from "./errors";
+import { hmacSha256, randomHex } from "../platform/security/tokens";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../platform/lru";
 import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import { checkChallengeToken } from "./challenge";
@@ -18,8 +18,8 @@ export interface TrialSecrets {
 
 /** FOODAPI_TRIAL_SECRET, else a secret generated once and kept in the state database in the data directory. */
 export async function loadTrialSecrets(store: TrialStore, config: Config): Promise<TrialSecrets> {
-  const token = config.trialSecret ?? (await store.secret("trial-token", () => randomBytes(32).toString("hex")));
-  return { token, challenge: createHmac("sha256", token).update("foodapi altcha challenge v1").digest("hex") };
+  const token = config.trialSecret ?? (await store.secret("trial-token", () => randomHex(32)));
+  return { token, challenge: hmacSha256(token, "foodapi altcha challenge v1", "hex") };
 }
 
 export interface TrialDeps {

@@ -1,6 +1,5 @@
-import { createHmac, randomUUID } from "node:crypto";
 import type { Clock } from "../platform/clock";
-import { constantTimeEqual } from "../platform/security/tokens";
+import { constantTimeEqual, hmacSha256 } from "../platform/security/tokens";
 
 /**
  * Trial tokens: `base64url(JSON payload) "." base64url(HMAC-SHA256(secret, that base64url text))`.
@@ -18,11 +17,11 @@ export interface TrialClaims {
   tier: "anon";
 }
 
-const sign = (secret: string, payload: string) => createHmac("sha256", secret).update(payload).digest("base64url");
+const sign = (secret: string, payload: string) => hmacSha256(secret, payload, "base64url");
 
 export function issueTrialToken(secret: string, clock: Clock): { token: string; claims: TrialClaims } {
   const iat = Math.floor(clock() / 1000);
-  const claims: TrialClaims = { jti: randomUUID(), iat, exp: iat + TRIAL_TOKEN_LIFETIME_SECONDS, tier: "anon" };
+  const claims: TrialClaims = { jti: crypto.randomUUID(), iat, exp: iat + TRIAL_TOKEN_LIFETIME_SECONDS, tier: "anon" };
   const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
   return { token: `${payload}.${sign(secret, payload)}`, claims };
 }

@@ -1,12 +1,13 @@
-import { randomBytes } from "node:crypto";
-
-/** Random identifiers and secrets, their hashes, and the constant-time comparison of secrets. */
+/**
+ * Random identifiers and secrets, their hashes, and the constant-time comparison of secrets. Web Crypto and
+ * Bun's hashers, not node:crypto: a module that imports node:crypto costs every start ~5 ms (docs/performance.md).
+ */
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 /** `bytes` random bytes in base58 (no 0/O/I/l to misread). 16 bytes = 128 bits. */
 export function randomBase58(bytes: number): string {
-  let value = BigInt(`0x${randomBytes(bytes).toString("hex")}`);
+  let value = BigInt(`0x${randomHex(bytes)}`);
   let out = "";
   while (value > 0n) {
     out = BASE58[Number(value % 58n)] + out;
@@ -15,6 +16,16 @@ export function randomBase58(bytes: number): string {
   // Fixed length, so that a short draw does not make a shorter (and recognisable) secret.
   const length = Math.ceil((bytes * 8) / Math.log2(58));
   return out.padStart(length, BASE58[0]);
+}
+
+/** `bytes` random bytes in hex. */
+export function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
+
+/** HMAC-SHA-256 of `data` under `key`. */
+export function hmacSha256(key: string, data: string, encoding: "hex" | "base64url"): string {
+  return new Bun.CryptoHasher("sha256", key).update(data).digest(encoding);
 }
 
 /** A prefixed public identifier such as `key_3Xy...`. */
