@@ -60,5 +60,8 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   [ -z "$(git status --porcelain)" ] || commit="$commit-dirty"
 fi
 built=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-"$BUN" build src/main.ts --compile --define "FOODAPI_BUILD_COMMIT=\"$commit\"" --define "FOODAPI_BUILD_DATE=\"$built\"" "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=esm --outfile "$outfile" >&2
+# CommonJS, not ESM: an ESM bundle imports every built-in module any bundled module names (node:crypto,
+# node:util ...) at its top, so each start paid for all of them; a CommonJS bundle requires one when the module
+# naming it is first used (docs/performance.md, "The later start").
+"$BUN" build src/main.ts --compile --define "FOODAPI_BUILD_COMMIT=\"$commit\"" --define "FOODAPI_BUILD_DATE=\"$built\"" "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=cjs --outfile "$outfile" >&2
 echo "built $outfile ($(du -h "$outfile" | cut -f1))" >&2
