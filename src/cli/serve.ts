@@ -119,10 +119,14 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   }
 
   // After the start-up line, off the path to the first answer (design §18): said now rather than at the first sign-in.
+  // On a timer, so that the requests that waited for the start (a health check) are answered first: loading
+  // the addon (written to TMPDIR, then opened) holds the thread for milliseconds.
   if (started && !role) {
-    loadPasswordHashing().catch((error) =>
-      console.error(`foodapi: passwords cannot be hashed or checked (argon2 did not load: ${(error as Error).message}); sign-up and sign-in answer 500 until it can. Bun writes the addon to TMPDIR to load it: TMPDIR must be writable and allow executables`),
-    );
+    setTimeout(() => {
+      loadPasswordHashing().catch((error) =>
+        console.error(`foodapi: passwords cannot be hashed or checked (argon2 did not load: ${(error as Error).message}); sign-up and sign-in answer 500 until it can. Bun writes the addon to TMPDIR to load it: TMPDIR must be writable and allow executables`),
+      );
+    }, 0);
   }
   const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
