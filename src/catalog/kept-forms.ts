@@ -12,22 +12,25 @@ const CHUNK_BYTES = 1024 * 1024;
 
 export class KeptForms {
   private readonly chunks: Uint8Array<ArrayBuffer>[] = [];
-  /** Per slot: the chunk holding the form + 1 (0: not kept), its offset there, its length. */
-  private readonly chunkOf = new Int32Array(SLOTS);
-  private readonly offsetOf = new Int32Array(SLOTS);
-  private readonly lengthOf = new Int32Array(SLOTS);
+  /**
+   * Three numbers per slot: the chunk holding the form + 1 (0: not kept), its offset there, its length. Made
+   * with the first form kept, not at start: most servers never make a br form.
+   */
+  private slots: Int32Array | undefined;
   private free = 0;
 
   get(foodId: number): Uint8Array<ArrayBuffer> | undefined {
-    const chunk = this.chunkOf[foodId];
+    const chunk = this.slots?.[foodId * 3];
     if (!chunk) return undefined;
-    const offset = this.offsetOf[foodId]!;
-    return this.chunks[chunk - 1]!.subarray(offset, offset + this.lengthOf[foodId]!);
+    const offset = this.slots![foodId * 3 + 1]!;
+    return this.chunks[chunk - 1]!.subarray(offset, offset + this.slots![foodId * 3 + 2]!);
   }
 
   /** Keeps a copy of `form` for `foodId` (once: a food's form never changes while served); returns the form. */
   keep(foodId: number, form: Uint8Array): Uint8Array {
-    if (this.chunkOf[foodId] || foodId < 0 || foodId >= SLOTS) return form;
+    if (foodId < 0 || foodId >= SLOTS) return form;
+    const slots = (this.slots ??= new Int32Array(SLOTS * 3));
+    if (slots[foodId * 3]) return form;
     let last = this.chunks.at(-1);
     if (last === undefined || this.free < form.byteLength) {
       // What is left of the last chunk goes unused: a form never spans two chunks.
@@ -38,9 +41,7 @@ export class KeptForms {
     const offset = last.byteLength - this.free;
     last.set(form, offset);
     this.free -= form.byteLength;
-    this.chunkOf[foodId] = this.chunks.length;
-    this.offsetOf[foodId] = offset;
-    this.lengthOf[foodId] = form.byteLength;
+    slots.set([this.chunks.length, offset, form.byteLength], foodId * 3);
     return form;
   }
 
