@@ -1,7 +1,4 @@
 import type { Database } from "bun:sqlite";
-import { asc, count, eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/bun-sqlite";
-import { catalogInfo, foodGroups, foods, nutrients } from "./sqlite-schema";
 import type { AnswerFile } from "./answer-file";
 import type { Candidate } from "./ranking";
 import type { CatalogStore, FoodGroupCount, FoodNutrientValue, NutrientDefinition, NutrientRanking, PortionRow } from "./store";
@@ -47,14 +44,14 @@ const ZERO = "0".charCodeAt(0);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * The catalog's reads from its SQLite database, and its detail answers from its answers file (mapped,
- * answer-file.ts). Queries on request paths are prepared once (building a drizzle query costs more than
- * running it); the catalog is immutable while served, so the small lists (groups, nutrients, counts) are
- * read once and kept.
+ * The catalog's reads from its SQLite database, and its detail answers from its answers file
+ * (answer-file.ts). Plain prepared SQL, not drizzle: the importer writes the tables from their drizzle
+ * declarations (sqlite-schema.ts, which test/catalog/catalog-import.test.ts checks against the DDL), but
+ * building those declarations cost every start time for three queries run once, and on request paths
+ * building a drizzle query costs more than running it. The catalog is immutable while served, so the small
+ * lists (groups, nutrients, counts) are read once and kept.
  */
 export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile): CatalogStore {
-  const db = drizzle(sqlite);
-
   // Plain prepared SQL: the food index reads every food once per worker, and drizzle's row mapping left
   // more garbage resident in the worker than the rows themselves (figures: docs/performance.md).
   const allFoods = sqlite.query<Candidate, []>(
@@ -114,23 +111,19 @@ export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile):
     },
 
     foodGroups() {
-      groupsCache ??= db
-        .select({ code: foodGroups.code, name: foodGroups.name, foodCount: count(foods.id) })
-        .from(foodGroups)
-        .leftJoin(foods, eq(foods.groupCode, foodGroups.code))
-        .groupBy(foodGroups.code)
-        .orderBy(asc(foodGroups.code))
+      groupsCache ??= sqlite
+        .query<FoodGroupCount, []>("SELECT g.code, g.name, count(f.id) AS foodCount FROM food_groups g LEFT JOIN foods f ON f.group_code = g.code GROUP BY g.code ORDER BY g.code")
         .all();
       return groupsCache;
     },
 
     nutrients() {
-      nutrientsCache ??= db.select().from(nutrients).orderBy(asc(nutrients.srOrder), asc(nutrients.number)).all();
+      nutrientsCache ??= sqlite.query<NutrientDefinition, []>("SELECT number, name, unit, tag, decimals, sr_order AS srOrder FROM nutrients ORDER BY sr_order, number").all();
       return nutrientsCache;
     },
 
     info() {
-      infoCache ??= Object.fromEntries(db.select().from(catalogInfo).all().map((row) => [row.key, row.value]));
+      infoCache ??= Object.fromEntries(sqlite.query<{ key: string; value: string }, []>("SELECT key, value FROM catalog_info").all().map((row) => [row.key, row.value]));
       return infoCache;
     },
 
