@@ -1,5 +1,4 @@
 import { isNotNull } from "drizzle-orm";
-import { bigint as pgBigint } from "drizzle-orm/pg-core";
 import { integer as sqliteInteger, sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core";
 import { users } from "../accounts/tables";
 import { bigint, table, text } from "../platform/storage/declare-table";
@@ -32,7 +31,7 @@ export const apiKeys = table(
       // Housekeeping sweeps revoked keys by age.
       api_keys_revoked_idx: { on: ["revokedAt"], where: (t) => isNotNull(t.revokedAt) },
     },
-    postgresOnly: { seq: pgBigint("seq", { mode: "number" }).generatedAlwaysAsIdentity() },
+    postgresOnly: (pg) => ({ seq: pg.bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity() }),
   },
 );
 

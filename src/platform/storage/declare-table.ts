@@ -1,6 +1,14 @@
 import type { $Type, BuildColumns, Column as BuiltColumn, ColumnBuilderBase, HasDefault, IsPrimaryKey, NotNull, SQL } from "drizzle-orm";
-import * as pg from "drizzle-orm/pg-core";
+import type * as pg from "drizzle-orm/pg-core";
 import * as sqlite from "drizzle-orm/sqlite-core";
+
+type PgCore = typeof pg;
+let pgCore: PgCore | undefined;
+/**
+ * drizzle's PostgreSQL core, loaded when a PostgreSQL table is first built: a server on SQLite never builds
+ * one, and loading the module alone cost every start ~2 ms (docs/performance.md, "The later start").
+ */
+const postgresCore = (): PgCore => (pgCore ??= require("drizzle-orm/pg-core") as PgCore);
 
 /**
  * A state table declared once for both backends (design §10, "Tables and migrations"): each column has a
@@ -14,10 +22,23 @@ import * as sqlite from "drizzle-orm/sqlite-core";
  *   boolean  0/1 integer in SQLite, boolean in PostgreSQL
  */
 class Column<S extends ColumnBuilderBase, P extends ColumnBuilderBase> {
+  private built: P | undefined;
+  /** What was asked of the column before its PostgreSQL builder was made, to do to it then. */
+  private readonly pending: ((builder: MutableBuilder) => unknown)[] = [];
+
   constructor(
     readonly sqlite: S,
-    readonly postgres: P,
+    private readonly makePostgres: (pg: PgCore) => P,
   ) {}
+
+  /** The PostgreSQL builder, made when a PostgreSQL table is built (see `postgresCore`). */
+  get postgres(): P {
+    if (this.built === undefined) {
+      this.built = this.makePostgres(postgresCore());
+      for (const change of this.pending) change(this.built as unknown as MutableBuilder);
+    }
+    return this.built;
+  }
 
   notNull(): Column<NotNull<S>, NotNull<P>> {
     return this.onBoth((builder) => builder.notNull());
@@ -45,15 +66,20 @@ class Column<S extends ColumnBuilderBase, P extends ColumnBuilderBase> {
   references<T extends { sqlite: sqlite.SQLiteTable; postgres: pg.PgTable }>(table: () => T, column: keyof T["sqlite"]["_"]["columns"] & string, options: { onDelete?: ReferenceAction } = {}): this {
     const target = (dialect: "sqlite" | "postgres") => () => (table()[dialect] as unknown as Record<string, BuiltColumn>)[column]!;
     (this.sqlite as unknown as MutableBuilder).references(target("sqlite"), options);
-    (this.postgres as unknown as MutableBuilder).references(target("postgres"), options);
+    this.onPostgres((builder) => builder.references(target("postgres"), options));
     return this;
   }
 
   private onBoth(change: (builder: MutableBuilder) => unknown): never {
     // drizzle's builders change in place and return themselves.
     change(this.sqlite as unknown as MutableBuilder);
-    change(this.postgres as unknown as MutableBuilder);
+    this.onPostgres(change);
     return this as never;
+  }
+
+  private onPostgres(change: (builder: MutableBuilder) => unknown): void {
+    if (this.built === undefined) this.pending.push(change);
+    else change(this.built as unknown as MutableBuilder);
   }
 }
 
@@ -67,10 +93,10 @@ interface MutableBuilder {
   references(target: () => BuiltColumn, actions: { onDelete?: ReferenceAction }): unknown;
 }
 
-export const text = (name: string) => new Column(sqlite.text(name), pg.text(name));
-export const integer = (name: string) => new Column(sqlite.integer(name), pg.integer(name));
-export const bigint = (name: string) => new Column(sqlite.integer(name), pg.bigint(name, { mode: "number" }));
-export const boolean = (name: string) => new Column(sqlite.integer(name, { mode: "boolean" }), pg.boolean(name));
+export const text = (name: string) => new Column(sqlite.text(name), (pg) => pg.text(name));
+export const integer = (name: string) => new Column(sqlite.integer(name), (pg) => pg.integer(name));
+export const bigint = (name: string) => new Column(sqlite.integer(name), (pg) => pg.bigint(name, { mode: "number" }));
+export const boolean = (name: string) => new Column(sqlite.integer(name, { mode: "boolean" }), (pg) => pg.boolean(name));
 
 // The column builders' own generic parameters vary per column.
 type AnyColumn = Column<any, any>;
@@ -88,7 +114,7 @@ export interface TableOptions<C extends Columns> {
    * Columns PostgreSQL has and the rows leave out (set by the database, read only in raw SQL): in the
    * table drizzle-kit sees (`postgresSchema`), not in the one the stores query (`postgres`).
    */
-  postgresOnly?: Record<string, pg.PgColumnBuilderBase>;
+  postgresOnly?: (pg: PgCore) => Record<string, pg.PgColumnBuilderBase>;
 }
 
 export interface DeclaredTable<N extends string = string, C extends Columns = Columns> {
@@ -108,7 +134,7 @@ export function table<N extends string, C extends Columns>(name: N, columns: C, 
     }),
     ...Object.entries(options.checks ?? {}).map(([check, condition]) => sqlite.check(check, condition(t as ColumnsOf<C>))),
   ]);
-  const postgresTable = (extra: Record<string, pg.PgColumnBuilderBase>) =>
+  const postgresTable = (pg: PgCore, extra: Record<string, pg.PgColumnBuilderBase>) =>
     pg.pgTable(name, { ...(builders(columns, "postgres") as Record<string, pg.PgColumnBuilderBase>), ...extra }, (t) => [
       ...(options.primaryKey ? [pg.primaryKey({ columns: pick(t, options.primaryKey) as [pg.PgColumn] })] : []),
       ...Object.entries(options.indexes ?? {}).map(([index, { on, where }]) => {
@@ -124,10 +150,11 @@ export function table<N extends string, C extends Columns>(name: N, columns: C, 
   const declared = {
     sqlite: sqliteTable,
     get postgres() {
-      return (postgres ??= postgresTable({}));
+      return (postgres ??= postgresTable(postgresCore(), {}));
     },
     get postgresSchema() {
-      return (postgresSchema ??= options.postgresOnly ? postgresTable(options.postgresOnly) : declared.postgres);
+      const pg = postgresCore();
+      return (postgresSchema ??= options.postgresOnly ? postgresTable(pg, options.postgresOnly(pg)) : declared.postgres);
     },
   };
   return declared as unknown as DeclaredTable<N, C>;
