@@ -265,8 +265,9 @@ const DETAIL_CODINGS = [...STORED_CODINGS, "br"] as const satisfies readonly Cod
 
 /**
  * Food details. Every food's answer is ready in the catalog's answers file, as JSON and in each stored
- * coding (answer-file.ts): a plain detail in those is sent as the file's bytes, a view of memory every worker
- * shares, with nothing read, copied or decompressed for the request. A client that wants br gets a form
+ * coding (answer-file.ts): a detail in those is sent as the file's bytes, nothing decompressed or encoded
+ * for the request (the coded forms a view of the mapping every worker shares, the JSON read into a buffer the
+ * worker reuses: design §18). A client that wants br gets a form
  * made from the JSON on the first such request for the food, and kept (kept-forms.ts): made once per food
  * per worker (~0.4 ms), never evicted (at most the catalog's br forms, ~18 MB), so never made again. Stored
  * in the answers file instead, they would add ~20 MB to the binary for the few clients that take br alone
