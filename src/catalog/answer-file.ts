@@ -263,6 +263,13 @@ export class AnswerFile {
     return { etag: this.etagOf(entry, bytes, index), body: read(index[field]!, index[field + 1]!) };
   }
 
+  /** A food's entity-tag base alone (all a 304 needs), nothing read of its answer; undefined for no such food. */
+  etag(foodId: number): string | undefined {
+    const { bytes, index, entryOf } = this.open();
+    const entry = foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1;
+    return entry < 0 ? undefined : this.etagOf(entry, bytes, index);
+  }
+
   /** An entry's entity-tag base, decoded on first use and kept (a string per food asked for: ~30 bytes). */
   private etagOf(entry: number, bytes: (offset: number, length: number) => Uint8Array, index: Uint32Array): string {
     let etag = this.etags[entry];

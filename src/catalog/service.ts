@@ -286,17 +286,17 @@ export function createFoodDetails(store: CatalogStore) {
     return answer;
   };
 
-  /** A food's stored answer: each form as stored, br as made once. */
+  /**
+   * A food's stored answer: each form as stored, br as made once. Opening it gives the tag alone: a 304 sends
+   * no body, and a kept br form needs no JSON, so the answer's bytes are read only when a body is sent.
+   */
   const storedAnswer = (id: number): EncodedAnswer => ({
     offered: DETAIL_CODINGS,
     open(coding) {
-      if (coding !== "br") {
-        const answer = stored(id, coding);
-        return { etag: answer.etag, body: () => answer.body };
-      }
-      const identity = stored(id, "identity");
-      // A 304 asks for the tag only: the form is made when a body is sent.
-      return { etag: identity.etag, body: () => brForms.get(id) ?? brForms.keep(id, compress(identity.body, "br", "kept")) };
+      const etag = store.storedEtag(id);
+      if (etag === undefined) throw new Error(`food ${id} has no stored detail`);
+      if (coding !== "br") return { etag, body: () => stored(id, coding).body };
+      return { etag, body: () => brForms.get(id) ?? brForms.keep(id, compress(stored(id, "identity").body, "br", "kept")) };
     },
   });
 

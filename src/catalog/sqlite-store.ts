@@ -98,6 +98,10 @@ export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile):
       return answers.answer(foodId, form);
     },
 
+    storedEtag(foodId) {
+      return answers.etag(foodId);
+    },
+
     allPortions() {
       return allPortionRows.all();
     },

@@ -28,6 +28,8 @@ export interface CatalogStore {
    * worker, the JSON a buffer the store reuses (answer-file.ts). Copy them to keep them.
    */
   storedDetail(foodId: number, form: AnswerForm): StoredDetail | undefined;
+  /** The entity tag base of a food's stored detail (`storedDetail`'s `etag`) without its bytes: a 304 sends none. */
+  storedEtag(foodId: number): string | undefined;
   /**
    * Every food's SR28 portions (WEIGHT), by food id then seq: read once, to turn a recipe's amounts into grams
    * (src/analysis/). Food ids are NDB_No as integers.

@@ -77,12 +77,22 @@ test("a detail's br form is made from the food's JSON on the first br request fo
       expect([body.buffer === bodies[0]!.buffer, body.byteOffset]).toEqual([true, bodies[0]!.byteOffset]);
     }
     expect(bodies[0]!.buffer).not.toBe(firstBody.buffer);
-    // The tag of a food whose br form is not made yet is known without making it.
-    expect(answer().open("identity").etag).toBe(first.etag);
+    // A kept form needs no JSON: nothing more was read for them.
+    expect(reads).toEqual(["11090 identity"]);
+    // The tag alone (a 304) reads nothing, in any coding; a body reads its form when it is sent.
+    reads.length = 0;
+    const plain = answer().open("identity");
+    expect(plain.etag).toBe(first.etag);
+    expect(reads).toEqual([]);
+    expect(new TextDecoder().decode(plain.body() as Uint8Array)).toBe(json);
+    expect(reads).toEqual(["11090 identity"]);
+    // The tag of a food whose br form is not made yet is known without making it, or reading its JSON.
     reads.length = 0;
     const other = (details.answer("01001") as EncodedAnswer).open("br");
     expect(other.etag).not.toBe(first.etag);
-    expect(reads).toEqual(["1001 identity"]);
+    expect(reads).toEqual([]);
+    expect(new TextDecoder().decode(brotliDecompressSync(other.body() as Uint8Array))).toBe(new TextDecoder().decode(details.jsonBytes("01001")!));
+    expect(reads).toEqual(["1001 identity", "1001 identity"]);
   } finally {
     catalog.close();
   }
