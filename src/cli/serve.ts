@@ -23,11 +23,6 @@ export async function serve(config: Config): Promise<number> {
   const role = workerRole();
   if (role === null && config.dataDirNotice !== undefined) console.error(config.dataDirNotice);
   if (role === null) await refuseUnresolvableHost(config);
-  if (role === null && config.workers > 1) {
-    // The embedded catalog expanded, or a catalog file's answers made, before the other workers start, so
-    // that they do not all race to do it.
-    (await openCatalogStore(config.catalogPath, config.cacheDir, infoLog(config))).close();
-  }
   return serveInProcess(config, role);
 }
 
@@ -44,7 +39,9 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGTERM", () => resolve("SIGTERM"));
     process.on("SIGINT", () => resolve("SIGINT"));
   });
-  const catalog = (await openCatalogStore(config.catalogPath, config.cacheDir, infoLog(config)));
+  // The first process expands the embedded catalog (or makes a catalog file's answers) here, before it
+  // starts any other worker (below, once its app is built): they find the files made and never race to write them.
+  const catalog = await openCatalogStore(config.catalogPath, config.cacheDir, infoLog(config));
   const state = await openState(config, (line) => console.error(line));
   const shutdownTasks: (() => MaybePromise<void>)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
