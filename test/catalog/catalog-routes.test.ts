@@ -54,7 +54,7 @@ describe("GET /v1/foods/{foodNumber}", () => {
     expect(body.footnotes[0]).toMatchObject({ type: "D", text: "Mix of chili pepper, other spices and salt" });
   });
 
-  for (const bad of ["99999", "1001", "010011", "abcde", "01001x", "%20"]) {
+  for (const bad of ["99999", "1001", "010011", "abcde", "01001x", "%20", "%201001", "%2B1001", "1.001", "-1001", "%D9%A0%D9%A1%D9%A0%D9%A0%D9%A1"]) {
     test(`'${bad}' is 404 FOOD_NOT_FOUND`, async () => {
       const { status, body } = await get(`/v1/foods/${bad}`);
       expect(status).toBe(404);
