@@ -39,10 +39,12 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     process.on("SIGTERM", () => resolve("SIGTERM"));
     process.on("SIGINT", () => resolve("SIGINT"));
   });
+  // The data directory first: one that cannot be used is said at once, not after the catalog's first
+  // expansion (a second), whose cache directory may even be inside it.
+  const state = await openState(config, (line) => console.error(line));
   // The first process expands the embedded catalog (or makes a catalog file's answers) here, before it
   // starts any other worker (below, once its app is built): they find the files made and never race to write them.
   const catalog = await openCatalogStore(config.catalogPath, config.cacheDir, infoLog(config));
-  const state = await openState(config, (line) => console.error(line));
   const shutdownTasks: (() => MaybePromise<void>)[] = [];
   const accessLog = createAccessLog((text) => process.stdout.write(text));
   const leading = role === null && config.workers > 1;

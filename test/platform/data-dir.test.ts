@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AS_NOBODY, IS_ROOT, runBinary, startServer, WITH_UMASK_000 } from "../helpers/binary";
@@ -9,7 +9,7 @@ import { BINARY_PATH, CATALOG_PATH } from "../helpers/paths";
 
 // Traversable by everyone (mkdtemp makes 0700), so that only the modes under test stop another user.
 const root = mkdtempSync(join(tmpdir(), "foodapi-datadir-"));
-/** A cache directory of nobody's, where serve makes the catalog file's answers before it opens the data directory. */
+/** A cache directory of nobody's, where serve makes the catalog file's answers once the data directory is open. */
 function nobodysCache(): string {
   const cache = mkdtempSync(join(root, "nobody-cache-"));
   chownSync(cache, 65534, 65534);
@@ -95,6 +95,12 @@ describe("start-up with a data directory it cannot use: one line naming it and w
     writeFileSync(file, "");
     expectOneLine(keysCreate(file), file, "not a directory");
     expectMissing(keysCreate(join(file, "data")), join(file, "data"));
+  });
+
+  test("on a first start, said before the embedded catalog is expanded, which is left for a usable one", () => {
+    const cacheDir = mkdtempSync(join(root, "first-cache-"));
+    expectOneLine(runBinary(["serve", "--port", "0", "--cache-dir", cacheDir, "--data-dir", "/etc/passwd"]), "/etc/passwd", "not a directory");
+    expect(readdirSync(cacheDir)).toEqual([]);
   });
 
   test.skipIf(!IS_ROOT)("a directory the user cannot write, or whose parent it cannot write (run as nobody)", () => {
