@@ -11,16 +11,9 @@ local state = os.getenv("BENCH_STATE_FILE")
 assert(file and #file > 0, "paths.lua: set BENCH_PATHS_FILE")
 assert(key and #key > 0, "paths.lua: set BENCH_API_KEY")
 
-local function read_start()
-  if not state or #state == 0 then return 0 end
-  local f = io.open(state, "r")
-  if not f then return 0 end
-  local start = tonumber(f:read("*l") or "0") or 0
-  f:close()
-  return start
-end
-
-local start = read_start()
+-- The helpers both scripts share (bench/slices.lua), from this script's own directory.
+local slices = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "slices.lua")
+local start = slices.start(state)
 
 local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "")
 if delay_ms and delay_ms > 0 then
@@ -41,12 +34,7 @@ function setup(thread)
 end
 
 function init(args)
-  local f = assert(io.open(file, "r"), "paths.lua: cannot open " .. file)
-  for line in f:lines() do
-    if #line > 0 then paths[#paths + 1] = line end
-  end
-  f:close()
-  assert(#paths > 0, "paths.lua: no paths in " .. file)
+  paths = slices.lines(file, "paths.lua")
   counter = (start + (thread_index or 0) * 4391) % #paths
   wrk.headers["X-API-Key"] = key
   local encoding = os.getenv("BENCH_ACCEPT_ENCODING")
@@ -60,12 +48,5 @@ function request()
 end
 
 function done(summary, latency, requests)
-  if not state or #state == 0 then return end
-  local most = 0
-  for _, thread in ipairs(threads) do
-    most = math.max(most, thread:get("sent") or 0)
-  end
-  local f = assert(io.open(state, "w"), "paths.lua: cannot write " .. state)
-  f:write(tostring(start + most) .. "\n")
-  f:close()
+  slices.save(state, "paths.lua", start + slices.most_sent(threads))
 end

@@ -15,16 +15,9 @@ local bodies = {}
 sent = 0
 local threads = {}
 
-local function read_start()
-  if not state or #state == 0 then return 0 end
-  local f = io.open(state, "r")
-  if not f then return 0 end
-  local start = tonumber(f:read("*l") or "0") or 0
-  f:close()
-  return start
-end
-
-local start = read_start()
+-- The helpers both scripts share (bench/slices.lua), from this script's own directory.
+local slices = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "slices.lua")
+local start = slices.start(state)
 
 function setup(thread)
   thread:set("thread_index", #threads)
@@ -32,12 +25,7 @@ function setup(thread)
 end
 
 function init(args)
-  local f = assert(io.open(file, "r"), "post.lua: cannot open " .. file)
-  for line in f:lines() do
-    if #line > 0 then bodies[#bodies + 1] = line end
-  end
-  f:close()
-  assert(#bodies > 0, "post.lua: no bodies in " .. file)
+  bodies = slices.lines(file, "post.lua")
   thread_count = tonumber(os.getenv("BENCH_THREADS") or "") or 2
   wrk.method = "POST"
   wrk.headers["X-API-Key"] = key
@@ -51,12 +39,5 @@ function request()
 end
 
 function done(summary, latency, requests)
-  if not state or #state == 0 then return end
-  local most = 0
-  for _, thread in ipairs(threads) do
-    most = math.max(most, thread:get("sent") or 0)
-  end
-  local f = assert(io.open(state, "w"), "post.lua: cannot write " .. state)
-  f:write(tostring(start + most * #threads) .. "\n")
-  f:close()
+  slices.save(state, "post.lua", start + slices.most_sent(threads) * #threads)
 end
