@@ -387,7 +387,9 @@ if (missing) {
       try {
         const { error, ms } = await waiting;
         // Ended by the stop: not a lock wait that ran out (57014), nor the deadline.
-        expect(storageFault(error)?.code).toBeOneOf(["57P01", "ERR_POSTGRES_CONNECTION_CLOSED"]);
+        // What arrived, when it is not a storage fault, in the failure itself (it failed so once in CI,
+        // unexplained and not reproduced since: "Error: resolved" would say the grant was not stopped).
+        expect(storageFault(error)?.code ?? `not a storage fault: ${String(error)}`).toBeOneOf(["57P01", "ERR_POSTGRES_CONNECTION_CLOSED"]);
         expect(ms).toBeLessThan(STORE_CALL_DEADLINE_MS);
       } finally {
         await own.start();
