@@ -107,6 +107,9 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   if (role) {
     role.ready(server.port!);
   } else if (leading) {
+    // Spawned on a timer, as argon2 is loaded below: the requests that waited for the start are answered
+    // first, not after the milliseconds a spawn can hold the thread.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     workers = startWorkers(server.port!, 1, config.workers - 1, (index, message) => onWorkerMessage(index, message));
     started = await workers.ready.then(
       () => true,
