@@ -1,6 +1,6 @@
 /**
  * Random identifiers and secrets, their hashes, and the constant-time comparison of secrets. Web Crypto and
- * Bun's hashers, not node:crypto: a module that imports node:crypto costs every start ~5 ms (docs/performance.md).
+ * Bun's hashers, not node:crypto, which costs a start that loads it ~5 ms (docs/performance.md, "The later start").
  */
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
