@@ -5,9 +5,9 @@ let net: typeof import("node:net") | undefined;
 
 /**
  * node:net's `isIP` (4, 6, or 0 for neither), which answers a plain IPv4 address (the usual --host and peer)
- * without loading node:net: a module imported at the top is loaded by every start of the binary (the bundle
- * links its built-in modules before it runs), and node:net, with the stream machinery it brings, costs
- * milliseconds of each.
+ * without loading node:net: this module runs at every start of a server (the configuration checks --host),
+ * so node:net imported at its top would be loaded by each start, and with the stream machinery it brings
+ * it costs milliseconds.
  */
 export function isIP(text: string): number {
   if (DOTTED_QUAD.test(text)) return 4;

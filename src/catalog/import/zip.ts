@@ -1,3 +1,5 @@
+import { crc32, inflateRawSync } from "node:zlib";
+
 /**
  * A reader for plain zip archives such as the USDA's sr28asc.zip: the central directory at the end lists
  * every entry, each stored or deflated. Enough for that one file, so no dependency: no zip64, no
@@ -71,8 +73,6 @@ function extract(bytes: Uint8Array, view: DataView, name: string, header: EntryH
   const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
   if (start + header.compressedSize > bytes.length) throw new ZipError(`${name}: truncated`);
   const data = bytes.subarray(start, start + header.compressedSize);
-  // Taken here, not imported at the top: the bundle would load node:zlib at every start of the binary, serve's too.
-  const { crc32, inflateRawSync } = process.getBuiltinModule("node:zlib");
   let out: Uint8Array;
   if (header.method === STORED) out = data;
   else if (header.method === DEFLATE) {

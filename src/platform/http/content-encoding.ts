@@ -53,8 +53,8 @@ export function compress(text: string | Uint8Array<ArrayBuffer>, coding: Coding,
 }
 
 /**
- * node:zlib, for brotli, at the first br answer: a module imported at the top is loaded by every start of
- * the binary (the bundle links its built-in modules before it runs), and this one costs milliseconds.
+ * node:zlib, for brotli, at the first br answer: this module runs at every start of a server, so a
+ * built-in imported at its top would be loaded by each start, and this one costs milliseconds.
  */
 let zlib: typeof import("node:zlib") | undefined;
 const nodeZlib = () => (zlib ??= process.getBuiltinModule("node:zlib"));
