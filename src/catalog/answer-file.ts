@@ -62,6 +62,9 @@ function checkedHeader(fd: number, path: string): { count: number } {
   return { count };
 }
 
+/** A food's entry in the file (from its slot in `entryOf`, which holds entry + 1), or -1 for no such food. */
+const entryIn = (entryOf: Int32Array, foodId: number): number => (foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1);
+
 /** `length` bytes of `fd` at `offset` read into the start of `buffer` (pread until done or the file's end): the part read. */
 function readInto(fd: number, buffer: Uint8Array<ArrayBuffer>, offset: number, length: number): Uint8Array<ArrayBuffer> {
   let done = 0;
@@ -256,7 +259,7 @@ export class AnswerFile {
    */
   answer(foodId: number, form: AnswerForm): { etag: string; body: Uint8Array<ArrayBuffer> } | undefined {
     const { bytes, index, entryOf } = this.open();
-    const entry = foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1;
+    const entry = entryIn(entryOf, foodId);
     if (entry < 0) return undefined;
     const field = entry * ENTRY_WORDS + FORM_FIELD[form];
     const read = form === "identity" ? this.readPlain : bytes;
@@ -266,7 +269,7 @@ export class AnswerFile {
   /** A food's entity-tag base alone (all a 304 needs), nothing read of its answer; undefined for no such food. */
   etag(foodId: number): string | undefined {
     const { bytes, index, entryOf } = this.open();
-    const entry = foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1;
+    const entry = entryIn(entryOf, foodId);
     return entry < 0 ? undefined : this.etagOf(entry, bytes, index);
   }
 
