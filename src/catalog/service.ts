@@ -297,6 +297,8 @@ export function createFoodDetails(store: CatalogStore) {
     if (answer === undefined) throw new Error(`food ${id} has no stored detail`);
     return answer;
   };
+  // Without a tag the food has no stored detail, which `stored` refuses.
+  const storedTag = (id: number): string => store.storedEtag(id) ?? stored(id, "identity").etag;
 
   /**
    * A food's stored answer: each form as stored, br as made once. Opening it gives the tag alone: a 304 sends
@@ -310,8 +312,7 @@ export function createFoodDetails(store: CatalogStore) {
         const answer = stored(id, coding);
         return { etag: answer.etag, body: () => answer.body };
       }
-      const etag = store.storedEtag(id);
-      if (etag === undefined) throw new Error(`food ${id} has no stored detail`);
+      const etag = storedTag(id);
       if (coding === "identity") return { etag, body: () => stored(id, coding).body };
       return { etag, body: () => brForms.get(id) ?? brForms.keep(id, compress(stored(id, "identity").body, "br", "kept")) };
     },
