@@ -26,6 +26,7 @@ import { OLD_GROWTH_BYTES } from "../../src/platform/http/young-collection";
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "../../src/platform/storage/redis";
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 import { USAGE_HOURS } from "../../src/usage/service";
+import { TARGETS } from "../../bench/lib/report";
 import { lineOf, userDocs } from "../helpers/docs";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
 
@@ -81,6 +82,11 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
     expected: [STORE_CALL_DEADLINE_MS / 1000, REDIS_CONNECT_TIMEOUT_MS / 1000, REDIS_COMMAND_TIMEOUT_MS / 1000],
   },
   { what: "the heap's growth before a whole collection", patterns: [/grown (\d+) MB\s+past\s+its\s+size\s+after\s+the\s+last\s+whole/], expected: [OLD_GROWTH_BYTES / MIB] },
+  {
+    what: "the later start's target (bench/run)",
+    patterns: [/a later start ≤ (\d+) ms/, /later start[^|\n]*\|[^|\n]*\|\s*≤ (\d+) ms/],
+    expected: [TARGETS.coldStartMs],
+  },
   { what: "the packed answers' frames", patterns: [/packed in (\d+) MB zstd frames/, /\((\d+) MB zstd frames/], expected: [FRAME_BYTES / MIB] },
 ];
 
