@@ -1,3 +1,4 @@
+import type { AnyElysia } from "elysia";
 import { authRoutes } from "../accounts/routes";
 import { AUTH_LIMIT } from "../accounts/route-deps";
 import type { Clock } from "../platform/clock";
@@ -13,7 +14,7 @@ import { docsRoutes } from "../docs/routes";
 import { ERRORS } from "./error-catalog";
 import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "../platform/http/credential-guard";
-import { createDispatcher } from "../platform/http/direct-routes";
+import { createDispatcher, type Handle } from "../platform/http/direct-routes";
 import { allowedOriginsFor } from "../platform/http/origin-check";
 import { createErrorMapper } from "../platform/http/error-mapping";
 import { keyRoutes } from "../keys/routes";
@@ -33,7 +34,7 @@ import { trialCredential } from "../trial/credential";
 import { loadTrialSecrets, type TrialDeps } from "../trial/service";
 import { requestFacts } from "../platform/http/request-context";
 import { withResponseHeaders } from "./http/response-headers";
-import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec } from "../platform/http/route-table";
+import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec, type RouteTable } from "../platform/http/route-table";
 import { METRICS_PATH, metricsEndpoint } from "../metrics/endpoint";
 import type { CollectSnapshots } from "../metrics/fleet";
 import { createMetricsRegistry, type MetricsSnapshot, UNMATCHED_ROUTE } from "../metrics/registry";
@@ -64,6 +65,12 @@ export interface AppDeps {
    * them: served on the fast path, counted, limited and documented alike (test/app/route-table.test.ts).
    */
   routes?: readonly DirectRouteSpec[];
+  /**
+   * Compose the Elysia routes (accounts, keys, trial, dashboard, docs: ~8 ms of a ~50 ms later start) after
+   * the start rather than before it: the direct routes answer at once, and a request for any other route
+   * waits until they are composed (`completeRoutes`). Tests compose them at once.
+   */
+  composeElysiaLater?: boolean;
 }
 
 /** The composition root of the HTTP API: capabilities over the catalog and the state stores, mounted on the shell. */
@@ -130,15 +137,17 @@ export async function createFoodApi(deps: AppDeps) {
   const analysisApi = analysisRoutes(catalog, dataGuard);
   const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
   // The Elysia routes, declared by their capabilities on Elysia; it routes the requests the dispatcher
-  // leaves to it. The table (below) reads them from it: `table` is there before the first request.
-  const elysia = createAppShell({ toApiError })
-    .use(perIpLimits.elysiaHook((method, template) => table.route(method, template)))
-    .use(metaApi.documented)
-    .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
-    .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
-    .use(trialRoutes({ ...trial, config }))
-    .use(dashboardRoutes(catalog))
-    .use(docsRoutes(config, ERRORS, () => table.routes));
+  // leaves to it. The table (below) reads them from it: `routing.table` is the complete one before any
+  // request reaches Elysia.
+  const composeElysia = (): AnyElysia =>
+    createAppShell({ toApiError })
+      .use(perIpLimits.elysiaHook((method, template) => routing.table.route(method, template)))
+      .use(metaApi.documented)
+      .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
+      .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
+      .use(trialRoutes({ ...trial, config }))
+      .use(dashboardRoutes(catalog))
+      .use(docsRoutes(config, ERRORS, () => routing.table.routes));
   // Metrics: counted per process by `observe` (called by the server for every answer), served at
   // /metrics only when a token is configured, for the whole fleet of workers.
   const metrics = createMetricsRegistry(deps.worker ?? 0);
@@ -152,36 +161,90 @@ export async function createFoodApi(deps: AppDeps) {
     : undefined;
   // /metrics is one more path the dispatcher matches, so no request pays a check of its own for it.
   const scrapeRoute: HiddenRouteSpec[] = scrape ? [{ path: METRICS_PATH, handle: scrape, hidden: true }] : [];
+  const direct = [...metaApi.direct, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute];
 
-  // The one route table (design §1): every route, direct and Elysia's. The fast path, the templates of
-  // metrics, CORS, OPTIONS and limits, and the OpenAPI document are all derived from it.
-  const table = createRouteTable({ direct: [...metaApi.direct, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute], elysia });
-  perIpLimits.checkNamed(table.routes);
-  const dispatcher = createDispatcher({ table, fallback: elysia.handle, toApiError, ipLimit: perIpLimits.count });
-  const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
+  /**
+   * The one route table (design §1), every route, direct and Elysia's, and what is derived from it: the
+   * fast path, the templates of metrics, CORS, OPTIONS and limits, and the OpenAPI document. Without
+   * `elysia` (a start that composes it later), the direct routes alone: `rest` answers every other request
+   * once it has composed Elysia, and the complete table replaces this one.
+   */
+  const route = (elysia: AnyElysia | undefined, rest: Handle): Routing => {
+    const table = createRouteTable({ direct, elysia });
+    perIpLimits.checkNamed(table.routes);
+    const dispatcher = createDispatcher({ table, fallback: elysia?.handle ?? rest, toApiError, ipLimit: perIpLimits.count });
+    const handle = withResponseHeaders(dispatcher, { baseUrl: config.baseUrl, corsOrigins: config.corsOrigins, routes: table });
+    if (elysia) return { table, handle, elysia };
+    // A request a direct route answers is answered; any other (a path of Elysia's, another method, an
+    // OPTIONS, whose Allow lists every method of the path) goes to `rest` before this layer's headers,
+    // which the complete table's handler adds itself.
+    return { table, handle: (request) => (answersDirectly(table, request) ? handle(request) : rest(request)), elysia };
+  };
+  let complete: Promise<void> | undefined;
+  /** Composes Elysia (once) and serves with the complete table from then on. */
+  const completeRoutes = (): Promise<void> =>
+    (complete ??= Promise.resolve().then(() => {
+      routing = route(composeElysia(), unreachable);
+    }));
+  // A request the direct routes alone cannot answer waits for the complete table, and is matched again by it.
+  const rest: Handle = (request) =>
+    completeRoutes().then(() => {
+      requestFacts(request).match = undefined;
+      return routing.handle(request);
+    });
+  let routing: Routing = deps.composeElysiaLater ? route(undefined, rest) : route(composeElysia(), unreachable);
+  if (!deps.composeElysiaLater) complete = Promise.resolve();
   const observe = (request: Request, status: number, ms: number): string => {
     const facts = requestFacts(request);
-    const route = table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
+    const template = routing.table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
     // Nothing is counted that no one can scrape: without a token, metrics cost nothing per request.
     if (scrape) {
-      metrics.record({ route, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
+      metrics.record({ route: template, method: request.method, status, seconds: ms / 1000, cause: facts.authFailure ?? facts.errorCode });
     }
-    return route;
+    return template;
   };
 
   return {
     /** Every request goes here: /metrics, the hot data routes directly, everything else through Elysia; then the common headers. */
-    handle,
+    handle: (request: Request) => routing.handle(request),
     /** Counts an answered request in this process's metrics; the route template it was counted under. */
     observe,
     metrics,
+    /**
+     * With `composeElysiaLater`, composes the Elysia routes now rather than at the first request that needs
+     * them (`serve` calls it once the requests that waited for the start are answered).
+     */
+    completeRoutes,
     /** Every route `handle` answers, the route table's: each documented unless hidden (test/docs/openapi.test.ts checks). */
-    routes: table.routes,
-    elysia,
+    get routes() {
+      return routing.table.routes;
+    },
+    get elysia(): AnyElysia {
+      if (routing.elysia === undefined) throw new Error("the Elysia routes are not composed yet (completeRoutes)");
+      return routing.elysia;
+    },
     housekeeping,
     /** Requests per key, counted in memory: `flush` writes them now (tests; shutdown does it itself). */
     usage,
   };
 }
+
+/** The routes served now: the table, the handler derived from it, and the Elysia app it reads (once composed). */
+interface Routing {
+  readonly table: RouteTable;
+  readonly handle: Handle;
+  readonly elysia: AnyElysia | undefined;
+}
+
+/** What the dispatcher answers with a direct route's handler (direct-routes.ts), and not through its fallback. */
+function answersDirectly(table: RouteTable, request: Request): boolean {
+  const method = request.method;
+  return (method === "GET" || method === "HEAD" || method === "POST") && table.matchOf(request).route?.handle !== undefined;
+}
+
+/** The complete table's fallback is Elysia itself: nothing is left for a `rest`. */
+const unreachable: Handle = () => {
+  throw new Error("no route is left to compose");
+};
 
 export type FoodApi = Awaited<ReturnType<typeof createFoodApi>>;

@@ -31,6 +31,8 @@ function infoLog(config: Config): ((line: string) => void) | undefined {
   return config.logLevel === "info" || config.logLevel === "debug" ? (line) => console.error(line) : undefined;
 }
 
+const logError = (error: unknown) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: loggableError(error) }));
+
 async function serveInProcess(config: Config, role: WorkerRole | null): Promise<number> {
   // Installed before anything is bound or announced: a SIGTERM that arrives the moment the start-up line
   // is out (a service manager, a test) is a clean stop, not a kill. They stay installed: a second signal
@@ -85,9 +87,10 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       catalog,
       state,
       clock: systemClock,
-      logError: (error) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", error: loggableError(error) })),
+      logError,
       onShutdown: (task) => shutdownTasks.push(task),
       housekeeping: true,
+      composeElysiaLater: true,
       worker: role?.index ?? 0,
       // A scrape gathers every process's counters: a worker asks the first process, which asks them all.
       collectMetrics: (local) => {
@@ -102,6 +105,11 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     // Building the app writes to the state too (the generated trial secret).
     throw stateUnusable(config, error);
   }
+  // The routes Elysia answers (accounts, keys, trial, dashboard, docs) are composed on a timer, off the
+  // path to the first answer (design §18): the requests that waited for the start are answered first, and
+  // one for those routes that comes sooner waits for them.
+  const composed = app;
+  setTimeout(() => composed.completeRoutes().catch(logError), 0);
 
   let started = true;
   if (role) {

@@ -25,10 +25,11 @@ export const BASE = "http://127.0.0.1:3000";
  * database of its own in the run's PostgreSQL with a key prefix of its own in the run's Redis. `stores`
  * may wrap the backend's stores (test/app/async-stores.test.ts makes every one answer a turn later); `state`
  * looks at the state and breaks it, the same way on either backend. `routes`: more direct routes, put in
- * the app's route table beside the capabilities' own (test/app/route-table.test.ts).
+ * the app's route table beside the capabilities' own (test/app/route-table.test.ts). `composeElysiaLater`:
+ * as `serve` builds it, Elysia's routes composed when first needed (test/app/later-routes.test.ts).
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; stores?: (backend: StateStores) => StateStores; routes?: AppDeps["routes"] } = {},
+  options: { env?: Record<string, string>; clock?: Clock; stores?: (backend: StateStores) => StateStores; routes?: AppDeps["routes"]; composeElysiaLater?: boolean } = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), "foodapi-test-"));
   const config = loadConfig(new Map(), { FOODAPI_DATA_DIR: dataDir, ...options.env });
@@ -38,7 +39,7 @@ export async function createTestApp(
   const stores = options.stores?.(state.stores) ?? state.stores;
   const clock = options.clock ?? (() => Date.now());
   const errors: unknown[] = [];
-  const app = await createFoodApi({ config, catalog, state: stores, clock, logError: (e) => errors.push(e), routes: options.routes });
+  const app = await createFoodApi({ config, catalog, state: stores, clock, logError: (e) => errors.push(e), routes: options.routes, composeElysiaLater: options.composeElysiaLater });
   configs.set(app, config);
 
   let closed: Promise<void> | undefined;

@@ -53,9 +53,12 @@ export interface RouteTable {
   route(method: string, template: string): Route | undefined;
 }
 
-/** `direct`: each capability's direct routes; `elysia`: the app, whose routes are read from it. */
-export function createRouteTable(declared: { direct: readonly (DirectRouteSpec | HiddenRouteSpec)[]; elysia: AnyElysia }): RouteTable {
-  const routes = [...elysiaRoutes(declared.elysia), ...declared.direct.map(directRoute)];
+/**
+ * `direct`: each capability's direct routes; `elysia`: the app, whose routes are read from it (none yet: the
+ * direct routes alone, for a start that composes Elysia after it, src/app/app.ts).
+ */
+export function createRouteTable(declared: { direct: readonly (DirectRouteSpec | HiddenRouteSpec)[]; elysia: AnyElysia | undefined }): RouteTable {
+  const routes = [...(declared.elysia ? elysiaRoutes(declared.elysia) : []), ...declared.direct.map(directRoute)];
   const byOperation = new Map<string, Route>();
   for (const route of routes) {
     const key = operationKey(route.method, route.template);
