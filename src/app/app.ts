@@ -14,7 +14,7 @@ import { docsRoutes } from "../docs/routes";
 import { ERRORS } from "./error-catalog";
 import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "../platform/http/credential-guard";
-import { createDispatcher, type Handle } from "../platform/http/direct-routes";
+import { createDispatcher, directMethod, type Handle } from "../platform/http/direct-routes";
 import { allowedOriginsFor } from "../platform/http/origin-check";
 import { createErrorMapper } from "../platform/http/error-mapping";
 import { keyRoutes } from "../keys/routes";
@@ -180,7 +180,7 @@ export async function createFoodApi(deps: AppDeps) {
     // which the complete table's handler adds itself.
     return { table, handle: (request) => (answersDirectly(table, request) ? handle(request) : rest(request)), elysia };
   };
-  let complete: Promise<void> | undefined;
+  let complete: Promise<void> | undefined = deps.composeElysiaLater ? undefined : Promise.resolve();
   /** Composes Elysia (once) and serves with the complete table from then on. */
   const completeRoutes = (): Promise<void> =>
     (complete ??= Promise.resolve().then(() => {
@@ -193,7 +193,6 @@ export async function createFoodApi(deps: AppDeps) {
       return routing.handle(request);
     });
   let routing: Routing = deps.composeElysiaLater ? route(undefined, rest) : route(composeElysia(), unreachable);
-  if (!deps.composeElysiaLater) complete = Promise.resolve();
   const observe = (request: Request, status: number, ms: number): string => {
     const facts = requestFacts(request);
     const template = routing.table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
@@ -238,8 +237,7 @@ interface Routing {
 
 /** What the dispatcher answers with a direct route's handler (direct-routes.ts), and not through its fallback. */
 function answersDirectly(table: RouteTable, request: Request): boolean {
-  const method = request.method;
-  return (method === "GET" || method === "HEAD" || method === "POST") && table.matchOf(request).route?.handle !== undefined;
+  return directMethod(request.method) && table.matchOf(request).route?.handle !== undefined;
 }
 
 /** The complete table's fallback is Elysia itself: nothing is left for a `rest`. */

@@ -25,6 +25,9 @@ export type IpLimitCheck = (request: Request, route: Route) => Promise<void> | v
 
 const PAYLOAD_TOO_LARGE = errorDescription("PAYLOAD_TOO_LARGE", []);
 
+/** The methods a direct route answers itself (HEAD as its GET); a request of any other goes to the fallback. */
+export const directMethod = (method: string): boolean => method === "GET" || method === "HEAD" || method === "POST";
+
 export function createDispatcher(options: { table: RouteTable; fallback: Handle; toApiError: ErrorMapper; ipLimit: IpLimitCheck }): Handle {
   const { table, fallback, toApiError, ipLimit } = options;
   const failed = (error: unknown) => errorResponse(toApiError(error));
@@ -48,8 +51,8 @@ export function createDispatcher(options: { table: RouteTable; fallback: Handle;
 
   return (request) => {
     const method = request.method;
+    if (!directMethod(method)) return fallback(request);
     const head = method === "HEAD";
-    if (method !== "GET" && method !== "POST" && !head) return fallback(request);
     const facts = requestFacts(request);
     const match = table.matchOf(request, facts);
     const route = match.route;
