@@ -169,7 +169,7 @@ export async function createFoodApi(deps: AppDeps) {
    * `elysia` (a start that composes it later), the direct routes alone: `rest` answers every other request
    * once it has composed Elysia, and the complete table replaces this one.
    */
-  const route = (elysia: AnyElysia | undefined, rest: Handle): Routing => {
+  const route = (elysia: AnyElysia | undefined): Routing => {
     const table = createRouteTable({ direct, elysia });
     perIpLimits.checkNamed(table.routes);
     const dispatcher = createDispatcher({ table, fallback: elysia?.handle ?? rest, toApiError, ipLimit: perIpLimits.count });
@@ -184,7 +184,7 @@ export async function createFoodApi(deps: AppDeps) {
   /** Composes Elysia (once) and serves with the complete table from then on. */
   const completeRoutes = (): Promise<void> =>
     (complete ??= Promise.resolve().then(() => {
-      routing = route(composeElysia(), unreachable);
+      routing = route(composeElysia());
     }));
   // A request the direct routes alone cannot answer waits for the complete table, and is matched again by it.
   const rest: Handle = (request) =>
@@ -192,7 +192,7 @@ export async function createFoodApi(deps: AppDeps) {
       requestFacts(request).match = undefined;
       return routing.handle(request);
     });
-  let routing: Routing = deps.composeElysiaLater ? route(undefined, rest) : route(composeElysia(), unreachable);
+  let routing: Routing = route(deps.composeElysiaLater ? undefined : composeElysia());
   const observe = (request: Request, status: number, ms: number): string => {
     const facts = requestFacts(request);
     const template = routing.table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;
@@ -239,10 +239,5 @@ interface Routing {
 function answersDirectly(table: RouteTable, request: Request): boolean {
   return directMethod(request.method) && table.matchOf(request).route?.handle !== undefined;
 }
-
-/** The complete table's fallback is Elysia itself: nothing is left for a `rest`. */
-const unreachable: Handle = () => {
-  throw new Error("no route is left to compose");
-};
 
 export type FoodApi = Awaited<ReturnType<typeof createFoodApi>>;
