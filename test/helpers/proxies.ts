@@ -62,12 +62,15 @@ export const caddy: Proxy = {
   executable: "/usr/bin/caddy",
   start(dir, port, upstreamPorts) {
     // Several upstreams on one reverse_proxy line, as docs/deployment.md's two-instance example says.
+    // With several, in turn (`lb_policy round_robin`), as that example says: Caddy's default picks one at
+    // random, and eleven sign-in attempts all went to one instance once in a thousand runs.
     const upstreams = upstreamPorts.map((upstream) => `127.0.0.1:${upstream}`).join(" ");
+    const reverseProxy = upstreamPorts.length > 1 ? `reverse_proxy ${upstreams} {\n\t\tlb_policy round_robin` : `reverse_proxy ${upstreams} {`;
     const site = readFileSync(join(DEPLOY, "Caddyfile"), "utf8")
       .replace("food.example.org {", `http://127.0.0.1:${port} {`)
-      .replace("reverse_proxy 127.0.0.1:3000 {", `reverse_proxy ${upstreams} {`);
+      .replace("reverse_proxy 127.0.0.1:3000 {", reverseProxy);
     expect(site).toContain(`http://127.0.0.1:${port} {`);
-    expect(site).toContain(`reverse_proxy ${upstreams} {`);
+    expect(site).toContain(reverseProxy);
     // No admin endpoint and no certificates: nothing but the site block listens.
     writeFileSync(join(dir, "Caddyfile"), `{\n\tadmin off\n\tauto_https off\n}\n\n${site}`);
     return Bun.spawn([this.executable, "run", "--adapter", "caddyfile", "--config", join(dir, "Caddyfile")], {
