@@ -8,7 +8,7 @@ import { tempDir } from "./processes";
 import { distinctRecipes, LINES_PER_RECIPE } from "./recipes";
 import { onServer, startCeiling, startFloor, startFoodapi } from "./servers";
 import { BROWSER_ACCEPT_ENCODING, ROUNDS, SEARCH_PATH, SECONDS, THREADS } from "./settings";
-import { type Compared, compare, type Measurement, measureRotation, type WrkClient } from "./wrk";
+import { type Compared, compare, type Measurement, measureRotation, ratioWithRange, type WrkClient } from "./wrk";
 
 /**
  * Each measured route against its floor (bench/floor.ts, decisions §18) and the bare ceiling, the three
@@ -21,7 +21,7 @@ const FLOOR_WORKLOADS = ["search", "detail", "detailGzip", "detailZstd", "lookup
 type FloorWorkload = (typeof FLOOR_WORKLOADS)[number];
 
 /** Details of this many foods (the first of the shuffled order): the floor holds each in three codings. */
-const DETAIL_FOODS = 2000;
+export const DETAIL_FOODS = 2000;
 /**
  * Distinct recipes (20 distinct lines each, no line in two), sent in turn and never twice to one server
  * until the list runs out (bench/post.lua): 7,500 recipes last 15 s at 500 analyses per second.
@@ -150,14 +150,14 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
 
 /** The floors' table: requests/s, p99 and server CPU per request of each side, and the ratios. */
 export function floorTable(figures: Partial<Record<string, FloorFigures>>): string[][] {
-  const rows = [["workload (--workers 1)", "req/s foodapi | floor | ceiling", "foodapi/floor", "floor/ceiling", "p99 ms foodapi | floor | ceiling", "CPU µs/req foodapi | floor | ceiling", "CPU x floor"]];
+  const rows = [["workload (--workers 1)", "req/s foodapi | floor | ceiling", "foodapi/floor (rounds' range)", "floor/ceiling", "p99 ms foodapi | floor | ceiling", "CPU µs/req foodapi | floor | ceiling", "CPU x floor"]];
   for (const f of Object.values(figures)) {
     if (!f) continue;
     const three = (g: (m: Measurement) => number | undefined) => [f.foodapi, f.floor, f.ceiling].map((m) => String(g(m) ?? "-")).join(" | ");
     rows.push([
       f.label,
       three((m) => m.requestsPerSecond),
-      String(f.foodapiVsFloor.rpsRatio),
+      ratioWithRange(f.foodapiVsFloor),
       String(f.floorVsCeiling.rpsRatio),
       three((m) => m.p99Ms),
       three((m) => m.serverCpuMicrosPerRequest) + (f.cpuMicrosPerLine ? ` (per line ${f.cpuMicrosPerLine.foodapi} | ${f.cpuMicrosPerLine.floor})` : ""),

@@ -217,17 +217,31 @@ export interface Rotation {
 /** Server b against server a over a rotation's rounds: medians of the rounds' requests/s b/a, CPU per request b/a and p99 b/a. */
 export interface Compared {
   rpsRatio: number;
+  /**
+   * The lowest and the highest round's requests/s b/a: how far one round strays from the median on this
+   * machine, so that a reader can tell a difference from the noise (docs/performance.md, "Telling a change
+   * from noise").
+   */
+  rpsRange: [number, number];
   cpuRatio: number;
   p99Ratio: number;
 }
 
 export function compare(rotation: Rotation, a: number, b: number): Compared {
-  const of = (f: (x: Slice, y: Slice) => number) => round(median(rotation.rounds.map((slices) => f(slices[a]!, slices[b]!))), 3);
+  const each = (f: (x: Slice, y: Slice) => number) => rotation.rounds.map((slices) => f(slices[a]!, slices[b]!));
+  const of = (f: (x: Slice, y: Slice) => number) => round(median(each(f)), 3);
+  const rps = each((x, y) => y.requestsPerSecond / x.requestsPerSecond);
   return {
-    rpsRatio: of((x, y) => y.requestsPerSecond / x.requestsPerSecond),
+    rpsRatio: round(median(rps), 3),
+    rpsRange: [round(Math.min(...rps), 3), round(Math.max(...rps), 3)],
     cpuRatio: of((x, y) => y.serverCpuMicrosPerRequest / x.serverCpuMicrosPerRequest),
     p99Ratio: of((x, y) => y.p99Ms / x.p99Ms),
   };
+}
+
+/** A compared ratio as a report prints it: the median, and the rounds' range beside it. */
+export function ratioWithRange(compared: Compared): string {
+  return `${compared.rpsRatio} (${compared.rpsRange[0]}-${compared.rpsRange[1]})`;
 }
 
 /**
