@@ -9,7 +9,7 @@
  * given twice measures the machine's own spread: a difference inside that spread is not one.
  *
  * Usage: bun bench/ab.ts BINARY_A BINARY_B [BINARY_C ...]
- * Settings: BENCH_AB_ROUNDS (10), BENCH_AB_SLICE_SECONDS (2), BENCH_WORKLOADS (of search, detail,
+ * Settings: BENCH_AB_ROUNDS, BENCH_AB_SLICE_SECONDS (defaults in bench/lib/settings.ts), BENCH_WORKLOADS (of search, detail,
  * detailGzip, detailZstd; all when unset). Details are of the same 2,000 foods as bench/run's floors.
  * Loopback only; bounded by binaries x workloads x rounds x slice seconds of load.
  */
@@ -20,25 +20,11 @@ import { readFoods, shuffledFoodNumbers } from "./lib/inputs";
 import { cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { printTable } from "./lib/report";
 import { type Server, startFoodapi } from "./lib/servers";
-import { BROWSER_ACCEPT_ENCODING, SEARCH_PATH } from "./lib/settings";
+import { AB_ROUNDS, AB_SLICE_SECONDS, BROWSER_ACCEPT_ENCODING, SEARCH_PATH, selectedWorkloads } from "./lib/settings";
 import { compare, ensureWrk, measureRotation, ratioWithRange, type WrkClient } from "./lib/wrk";
 
 const WORKLOADS = ["search", "detail", "detailGzip", "detailZstd"] as const;
 type Workload = (typeof WORKLOADS)[number];
-
-function setting(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
-  return value;
-}
-
-function selectedWorkloads(): Workload[] {
-  const asked = process.env.BENCH_WORKLOADS?.split(",").map((w) => w.trim()).filter(Boolean);
-  if (!asked) return [...WORKLOADS];
-  const unknown = asked.filter((w) => !(WORKLOADS as readonly string[]).includes(w));
-  if (unknown.length) throw new Error(`BENCH_WORKLOADS: unknown ${unknown.join(", ")} (known: ${WORKLOADS.join(", ")})`);
-  return WORKLOADS.filter((w) => asked.includes(w));
-}
 
 // Resolved here: the servers start in a temporary directory.
 const binaries = process.argv.slice(2).map((binary) => resolve(binary));
@@ -46,9 +32,7 @@ if (binaries.length < 2) {
   console.error("usage: bun bench/ab.ts BINARY_A BINARY_B [BINARY_C ...]   (the same binary twice measures the machine's noise)");
   process.exit(2);
 }
-const rounds = setting("BENCH_AB_ROUNDS", 10);
-const sliceSeconds = setting("BENCH_AB_SLICE_SECONDS", 2);
-const workloads = selectedWorkloads();
+const workloads = selectedWorkloads(WORKLOADS);
 
 cleanUpOnSignals();
 const inputs = tempDir("foodapi-bench-ab-");
@@ -72,13 +56,13 @@ try {
   const labels = binaries.map((binary, i) => `${String.fromCharCode(65 + i)} ${binary}`);
   for (const name of workloads) {
     const plan = plans[name];
-    const rotation = await measureRotation(wrkPath, labels, servers, plan.path, servers.map(plan.client), rounds, sliceSeconds);
+    const rotation = await measureRotation(wrkPath, labels, servers, plan.path, servers.map(plan.client), AB_ROUNDS, AB_SLICE_SECONDS);
     const rows = [["binary", "req/s", "CPU µs/req", "req/s x A, median (rounds' range)", "CPU/req x A, median"]];
     rotation.sides.forEach((side, i) => {
       const compared = compare(rotation, 0, i);
       rows.push([side.label, String(side.requestsPerSecond), String(side.serverCpuMicrosPerRequest ?? "-"), i === 0 ? "-" : ratioWithRange(compared), i === 0 ? "-" : String(compared.cpuRatio)]);
     });
-    printTable(`${plan.label}: ${rounds} rounds of ${sliceSeconds} s each`, rows);
+    printTable(`${plan.label}: ${AB_ROUNDS} rounds of ${AB_SLICE_SECONDS} s each`, rows);
   }
 } finally {
   for (const server of servers) await server.stop();

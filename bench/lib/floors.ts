@@ -7,7 +7,7 @@ import { median, round } from "./numbers";
 import { tempDir } from "./processes";
 import { distinctRecipes, LINES_PER_RECIPE } from "./recipes";
 import { onServer, startCeiling, startFloor, startFoodapi } from "./servers";
-import { BROWSER_ACCEPT_ENCODING, ROUNDS, SEARCH_PATH, SECONDS, THREADS } from "./settings";
+import { BROWSER_ACCEPT_ENCODING, ROUNDS, SEARCH_PATH, SECONDS, selectedWorkloads, THREADS } from "./settings";
 import { type Compared, compare, type Measurement, measureRotation, ratioWithRange, type WrkClient } from "./wrk";
 
 /**
@@ -46,11 +46,7 @@ export interface FloorFigures {
 }
 
 export function selectedFloorWorkloads(): FloorWorkload[] {
-  const asked = process.env.BENCH_WORKLOADS?.split(",").map((w) => w.trim()).filter(Boolean);
-  if (!asked) return [...FLOOR_WORKLOADS];
-  const unknown = asked.filter((w) => !(FLOOR_WORKLOADS as readonly string[]).includes(w));
-  if (unknown.length) throw new Error(`BENCH_WORKLOADS: unknown ${unknown.join(", ")} (known: ${FLOOR_WORKLOADS.join(", ")})`);
-  return FLOOR_WORKLOADS.filter((w) => asked.includes(w));
+  return selectedWorkloads(FLOOR_WORKLOADS);
 }
 
 export async function measureFloors(wrkPath: string, binary: string, foodNumbers: string[], workloads: FloorWorkload[]): Promise<Partial<Record<FloorWorkload, FloorFigures>>> {

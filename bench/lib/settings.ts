@@ -10,6 +10,11 @@ export const ROUNDS = 5;
 /** The metrics' A/B (bench/lib/wrk.ts measureInterleaved): rounds of one slice per server, and a slice's length. */
 export const METRICS_ROUNDS = positive("BENCH_METRICS_ROUNDS", 10);
 export const METRICS_SLICE_SECONDS = 2;
+/** bench/ab.ts: rounds of one slice per binary, and a slice's length in seconds (wrk takes whole seconds). */
+export const AB_DEFAULT_ROUNDS = 10;
+export const AB_DEFAULT_SLICE_SECONDS = 2;
+export const AB_ROUNDS = positiveWhole("BENCH_AB_ROUNDS", AB_DEFAULT_ROUNDS);
+export const AB_SLICE_SECONDS = positiveWhole("BENCH_AB_SLICE_SECONDS", AB_DEFAULT_SLICE_SECONDS);
 export const THREADS = 2;
 export const CONNECTIONS = 64;
 export const COLD_START_RUNS = 5;
@@ -39,8 +44,22 @@ function positive(name: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
   return value;
 }
+function positiveWhole(name: string, fallback: number): number {
+  const value = positive(name, fallback);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number`);
+  return value;
+}
 function nonNegative(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0`);
   return value;
+}
+
+/** The workloads BENCH_WORKLOADS names (comma-separated), of `known` and in its order; all of them when unset. */
+export function selectedWorkloads<W extends string>(known: readonly W[]): W[] {
+  const asked = process.env.BENCH_WORKLOADS?.split(",").map((w) => w.trim()).filter(Boolean);
+  if (!asked) return [...known];
+  const unknown = asked.filter((w) => !(known as readonly string[]).includes(w));
+  if (unknown.length) throw new Error(`BENCH_WORKLOADS: unknown ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  return known.filter((w) => asked.includes(w));
 }

@@ -27,6 +27,7 @@ import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "../../src/pl
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 import { USAGE_HOURS } from "../../src/usage/service";
 import { TARGETS } from "../../bench/lib/report";
+import { AB_DEFAULT_ROUNDS, AB_DEFAULT_SLICE_SECONDS } from "../../bench/lib/settings";
 import { lineOf, userDocs } from "../helpers/docs";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
 
@@ -87,6 +88,7 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
     patterns: [/a later start ≤ (\d+) ms/, /later start[^|\n]*\|[^|\n]*\|\s*≤ (\d+) ms/],
     expected: [TARGETS.coldStartMs],
   },
+  { what: "bench/ab.ts's rounds and slice", patterns: [/`BENCH_AB_ROUNDS`, (\d+); `BENCH_AB_SLICE_SECONDS`, (\d+)/], expected: [AB_DEFAULT_ROUNDS, AB_DEFAULT_SLICE_SECONDS] },
   { what: "the packed answers' frames", patterns: [/packed in (\d+) MB zstd frames/, /\((\d+) MB zstd frames/], expected: [FRAME_BYTES / MIB] },
 ];
 
