@@ -13,18 +13,14 @@
  * detailGzip, detailZstd; all when unset). Details are of the same 2,000 foods as bench/run's floors.
  * Loopback only; bounded by binaries x workloads x rounds x slice seconds of load.
  */
-import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { DETAIL_FOODS } from "./lib/floors";
+import { resolve } from "node:path";
+import { GET_WORKLOADS, getPlans, writeDetailPaths } from "./lib/get-workloads";
 import { readFoods, shuffledFoodNumbers } from "./lib/inputs";
 import { cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { printTable } from "./lib/report";
 import { type Server, startFoodapi } from "./lib/servers";
-import { AB_ROUNDS, AB_SLICE_SECONDS, BROWSER_ACCEPT_ENCODING, SEARCH_PATH, selectedWorkloads } from "./lib/settings";
-import { compare, ensureWrk, measureRotation, ratioWithRange, type WrkClient } from "./lib/wrk";
-
-const WORKLOADS = ["search", "detail", "detailGzip", "detailZstd"] as const;
-type Workload = (typeof WORKLOADS)[number];
+import { AB_ROUNDS, AB_SLICE_SECONDS, selectedWorkloads } from "./lib/settings";
+import { compare, ensureWrk, measureRotation, ratioWithRange } from "./lib/wrk";
 
 // Resolved here: the servers start in a temporary directory.
 const binaries = process.argv.slice(2).map((binary) => resolve(binary));
@@ -32,22 +28,10 @@ if (binaries.length < 2) {
   console.error("usage: bun bench/ab.ts BINARY_A BINARY_B [BINARY_C ...]   (the same binary twice measures the machine's noise)");
   process.exit(2);
 }
-const workloads = selectedWorkloads(WORKLOADS);
+const workloads = selectedWorkloads(GET_WORKLOADS);
 
 cleanUpOnSignals();
-const inputs = tempDir("foodapi-bench-ab-");
-const detailsFile = join(inputs, "detail-paths.txt");
-writeFileSync(detailsFile, shuffledFoodNumbers(readFoods()).slice(0, DETAIL_FOODS).map((n) => `/v1/foods/${n}`).join("\n") + "\n");
-const detailClient = (acceptEncoding?: string) => (server: { key: string }): WrkClient => ({
-  script: join(import.meta.dir, "paths.lua"),
-  env: { BENCH_PATHS_FILE: detailsFile, BENCH_API_KEY: server.key, ...(acceptEncoding ? { BENCH_ACCEPT_ENCODING: acceptEncoding } : {}) },
-});
-const plans: Record<Workload, { label: string; path: string; client: (server: { key: string }) => WrkClient }> = {
-  search: { label: `search ${SEARCH_PATH}`, path: SEARCH_PATH, client: (server) => ({ headers: [`X-API-Key: ${server.key}`] }) },
-  detail: { label: `GET /v1/foods/{n} random (${DETAIL_FOODS} foods)`, path: "/v1/foods/{n}", client: detailClient() },
-  detailGzip: { label: "the same, Accept-Encoding: gzip", path: "/v1/foods/{n}", client: detailClient("gzip") },
-  detailZstd: { label: `the same, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: "/v1/foods/{n}", client: detailClient(BROWSER_ACCEPT_ENCODING) },
-};
+const plans = getPlans(writeDetailPaths(tempDir("foodapi-bench-ab-"), shuffledFoodNumbers(readFoods())).file);
 
 const wrkPath = ensureWrk();
 const servers: (Server & { key: string })[] = [];

@@ -2,12 +2,13 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../test/helpers/paths";
 import { type FloorRequest, gatherFloorAnswers } from "./floor-answers";
-import type { Coding, FloorIndex } from "./floor-index";
+import type { FloorIndex } from "./floor-index";
 import { median, round } from "./numbers";
 import { tempDir } from "./processes";
+import { GET_WORKLOADS, type GetPlan, type GetWorkload, getPlans, writeDetailPaths } from "./get-workloads";
 import { distinctRecipes, LINES_PER_RECIPE } from "./recipes";
 import { onServer, startCeiling, startFloor, startFoodapi } from "./servers";
-import { BROWSER_ACCEPT_ENCODING, ROUNDS, SEARCH_PATH, SECONDS, selectedWorkloads, THREADS } from "./settings";
+import { ROUNDS, SECONDS, selectedWorkloads, THREADS } from "./settings";
 import { type Compared, compare, type Measurement, measureRotation, ratioWithRange, type WrkClient } from "./wrk";
 
 /**
@@ -17,11 +18,8 @@ import { type Compared, compare, type Measurement, measureRotation, ratioWithRan
  */
 
 /** The floor workloads, by the names BENCH_WORKLOADS takes (comma-separated; all when unset). */
-const FLOOR_WORKLOADS = ["search", "detail", "detailGzip", "detailZstd", "lookup", "analysis", "analysisRepeated", "analysisOneClient"] as const;
+const FLOOR_WORKLOADS = [...GET_WORKLOADS, "lookup", "analysis", "analysisRepeated", "analysisOneClient"] as const;
 type FloorWorkload = (typeof FLOOR_WORKLOADS)[number];
-
-/** Details of this many foods (the first of the shuffled order): the floor holds each in three codings. */
-export const DETAIL_FOODS = 2000;
 /**
  * Distinct recipes (20 distinct lines each, no line in two), sent in turn and never twice to one server
  * until the list runs out (bench/post.lua): 7,500 recipes last 15 s at 500 analyses per second.
@@ -51,9 +49,8 @@ export function selectedFloorWorkloads(): FloorWorkload[] {
 
 export async function measureFloors(wrkPath: string, binary: string, foodNumbers: string[], workloads: FloorWorkload[]): Promise<Partial<Record<FloorWorkload, FloorFigures>>> {
   const inputs = tempDir("foodapi-bench-floor-");
-  const details = foodNumbers.slice(0, DETAIL_FOODS);
-  const detailsFile = join(inputs, "detail-paths.txt");
-  writeFileSync(detailsFile, details.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
+  const { file: detailsFile, foods: details } = writeDetailPaths(inputs, foodNumbers);
+  const getPlan = getPlans(detailsFile);
   const recipes = distinctRecipes(RECIPES + 1);
   const repeated = recipes.pop()!;
   const recipesFile = join(inputs, "recipes.txt");
@@ -67,9 +64,12 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   // The prepared answers, from a foodapi of their own: the measured ones start with cold caches.
   const wants = new Set(workloads);
   const requests: FloorRequest[] = [];
-  if (wants.has("search")) requests.push({ method: "GET", target: SEARCH_PATH, coding: "identity" });
-  const codings: [FloorWorkload, Coding][] = [["detail", "identity"], ["detailGzip", "gzip"], ["detailZstd", "zstd"]];
-  for (const [name, coding] of codings) if (wants.has(name)) for (const n of details) requests.push({ method: "GET", target: `/v1/foods/${n}`, coding });
+  for (const name of GET_WORKLOADS) {
+    if (!wants.has(name)) continue;
+    const { path, coding } = getPlan[name];
+    const targets = path.includes("{n}") ? details.map((n) => path.replace("{n}", n)) : [path];
+    for (const target of targets) requests.push({ method: "GET", target, coding });
+  }
   if (wants.has("lookup")) requests.push({ method: "POST", target: LOOKUP_PATH, body: lookupBody });
   if (workloads.some((w) => w.startsWith("analysis"))) for (const body of [repeated, ...recipes.slice(-ANALYSIS_SAMPLES + 1)]) requests.push({ method: "POST", target: ANALYZE_PATH, body, analysis: true });
   const answersDir = join(inputs, "answers");
@@ -86,8 +86,6 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   const index = JSON.parse(readFileSync(join(answersDir, "index.json"), "utf8")) as FloorIndex;
   const sizeOf = (prefix: string, suffix: string) => Math.round(median(index.answers.filter((a) => a.key.startsWith(prefix) && a.key.endsWith(suffix)).map((a) => a.length)));
 
-  const keyed = (server: { key: string }): WrkClient => ({ headers: [`X-API-Key: ${server.key}`] });
-  const paths = (env: Record<string, string>) => (server: { key: string }): WrkClient => ({ script: join(ROOT, "bench/paths.lua"), env: { ...env, BENCH_API_KEY: server.key } });
   // Each server goes on through the bodies from slice to slice (its own next index in a state file).
   const posts = (file: string, threads = THREADS, connections?: number) => (server: { key: string }): WrkClient => ({
     script: join(ROOT, "bench/post.lua"),
@@ -95,12 +93,11 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
     threads,
     ...(connections ? { connections } : {}),
   });
+  // A GET plan's answers: its path up to the food number, in its coding (floor-index.ts answerKey).
+  const withBytes = (plan: GetPlan) => ({ ...plan, bytes: () => sizeOf(`GET ${plan.path.split("{n}")[0]}`, ` ${plan.coding}`) });
   const analysisBytes = () => Math.round(median(index.analyses.map((a) => a.length)));
   const plans: Record<FloorWorkload, { label: string; path: string; bytes: () => number; client: (server: { key: string }) => WrkClient; lines?: number }> = {
-    search: { label: "search q=chicken&limit=20", path: SEARCH_PATH, bytes: () => sizeOf(`GET ${SEARCH_PATH} `, "identity"), client: keyed },
-    detail: { label: `GET /v1/foods/{n} random (${DETAIL_FOODS} foods)`, path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " identity"), client: paths({ BENCH_PATHS_FILE: detailsFile }) },
-    detailGzip: { label: "GET /v1/foods/{n} random, Accept-Encoding: gzip", path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " gzip"), client: paths({ BENCH_PATHS_FILE: detailsFile, BENCH_ACCEPT_ENCODING: "gzip" }) },
-    detailZstd: { label: `GET /v1/foods/{n} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: "/v1/foods/{n}", bytes: () => sizeOf("GET /v1/foods/", " zstd"), client: paths({ BENCH_PATHS_FILE: detailsFile, BENCH_ACCEPT_ENCODING: BROWSER_ACCEPT_ENCODING }) },
+    ...(Object.fromEntries(GET_WORKLOADS.map((name) => [name, withBytes(getPlan[name])])) as Record<GetWorkload, ReturnType<typeof withBytes>>),
     lookup: { label: `POST /v1/foods/lookup (${LOOKUP_FOODS} foods, repeated)`, path: LOOKUP_PATH, bytes: () => sizeOf(`POST ${LOOKUP_PATH} `, ""), client: posts(lookupFile) },
     analysis: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile), lines: LINES_PER_RECIPE },
     // One client waiting for each answer: the p99 is an analysis's own time, not a queue behind 63 others.
