@@ -14,7 +14,7 @@ export const GET_WORKLOADS = ["search", "detail", "detailGzip", "detailZstd"] as
 export type GetWorkload = (typeof GET_WORKLOADS)[number];
 
 /** Details of this many foods (the first of the shuffled order): the floor holds each in three codings. */
-export const DETAIL_FOODS = 2000;
+const DETAIL_FOODS = 2000;
 
 export interface GetPlan {
   label: string;
