@@ -193,7 +193,7 @@ export function createFoodSearch(store: CatalogStore) {
       const result = search(params);
       const json = JSON.stringify(result);
       const prepared = preparedJson(json, etagBase(json));
-      const weight = textBytes(rawQuery) + textBytes(json) + ENTRY_OVERHEAD_BYTES;
+      const weight = textBytes(rawQuery) + prepared.bytes.byteLength + ENTRY_OVERHEAD_BYTES;
       if (result.items.length === 0) {
         emptyAnswers.set(rawQuery, prepared, weight);
         return prepared;

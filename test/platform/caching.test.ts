@@ -148,4 +148,18 @@ describe("content codings by Accept-Encoding", () => {
     expect(response.headers.get("content-encoding")).toBeNull();
     expect((await response.bytes()).byteLength).toBeLessThan(1024);
   });
+
+  test("a kept answer goes as UTF-8 bytes, the same on every request: SR28's µg intact, its length in bytes", async () => {
+    // The nutrient list is kept with its codings (a prepared answer); SR28's units come from windows-1252 text.
+    for (let i = 0; i < 2; i++) {
+      const response = await get("/v1/nutrients");
+      expect(response.headers.get("content-encoding")).toBeNull();
+      const bytes = await response.bytes();
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      expect(text).toContain('"unit":"µg"');
+      expect(bytes.byteLength).toBe(Buffer.byteLength(text, "utf8"));
+      expect(bytes.byteLength).toBeGreaterThan(text.length);
+      expect(JSON.parse(text).items.length).toBeGreaterThan(100);
+    }
+  });
 });

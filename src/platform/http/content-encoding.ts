@@ -65,37 +65,43 @@ const offeredFor = (body: string | Uint8Array) => (byteLength(body) < COMPRESS_M
 /**
  * An answer kept in memory: each coding is compressed the first time a client asks for it, then kept.
  * A class with its forms made on demand: the answer cache holds thousands of these, and an empty Map and
- * a few closures per entry would weigh more than most of the answers themselves.
+ * a few closures per entry would weigh more than most of the answers themselves. The JSON is kept as its
+ * UTF-8 bytes, encoded once: a Response made from text encodes it again for every request it answers
+ * (docs/performance.md, "Kept answers are bytes").
  */
 export class PreparedJson implements EncodedAnswer {
   readonly offered: readonly Coding[];
+  readonly bytes: Uint8Array<ArrayBuffer>;
   private forms: Partial<Record<Coding, Uint8Array>> | undefined;
   /** Told the size of each form kept, so that a cache holding this answer can count it. */
   onFormKept: ((bytes: number) => void) | undefined;
 
   constructor(
-    readonly json: string,
+    json: string,
     readonly etag: string,
   ) {
-    this.offered = offeredFor(json);
+    this.bytes = utf8.encode(json);
+    this.offered = offeredFor(this.bytes);
   }
 
   open(coding: ContentCoding): OpenedAnswer {
-    return { etag: this.etag, body: () => (coding === "identity" ? this.json : this.form(coding)) };
+    return { etag: this.etag, body: () => (coding === "identity" ? this.bytes : this.form(coding)) };
   }
 
   private form(coding: Coding): Uint8Array {
     const kept = this.forms?.[coding];
     if (kept) return kept;
-    const form = compress(this.json, coding, "kept");
+    const form = compress(this.bytes, coding, "kept");
     // JSON this size compresses to a fraction; a form that does not save half is sent but not kept.
-    if (form.byteLength <= this.json.length / 2) {
+    if (form.byteLength <= this.bytes.byteLength / 2) {
       (this.forms ??= {})[coding] = form;
       this.onFormKept?.(form.byteLength);
     }
     return form;
   }
 }
+
+const utf8 = new TextEncoder();
 
 export const preparedJson = (json: string, etag: string) => new PreparedJson(json, etag);
 
