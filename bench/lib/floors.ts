@@ -5,7 +5,7 @@ import { type FloorRequest, gatherFloorAnswers } from "./floor-answers";
 import type { FloorIndex } from "./floor-index";
 import { median, round } from "./numbers";
 import { tempDir } from "./processes";
-import { GET_WORKLOADS, type GetPlan, type GetWorkload, getPlans, writeDetailPaths } from "./get-workloads";
+import { GET_WORKLOADS, type GetPlan, type GetWorkload, getPlans, planTargets, writeDetailPaths } from "./get-workloads";
 import { distinctRecipes, LINES_PER_RECIPE } from "./recipes";
 import { onServer, startCeiling, startFloor, startFoodapi } from "./servers";
 import { ROUNDS, SECONDS, selectedWorkloads, THREADS } from "./settings";
@@ -66,9 +66,8 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   const requests: FloorRequest[] = [];
   for (const name of GET_WORKLOADS) {
     if (!wants.has(name)) continue;
-    const { path, coding } = getPlan[name];
-    const targets = path.includes("{n}") ? details.map((n) => path.replace("{n}", n)) : [path];
-    for (const target of targets) requests.push({ method: "GET", target, coding });
+    const plan = getPlan[name];
+    for (const target of planTargets(plan, details)) requests.push({ method: "GET", target, coding: plan.coding });
   }
   if (wants.has("lookup")) requests.push({ method: "POST", target: LOOKUP_PATH, body: lookupBody });
   if (workloads.some((w) => w.startsWith("analysis"))) for (const body of [repeated, ...recipes.slice(-ANALYSIS_SAMPLES + 1)]) requests.push({ method: "POST", target: ANALYZE_PATH, body, analysis: true });
@@ -93,8 +92,8 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
     threads,
     ...(connections ? { connections } : {}),
   });
-  // A GET plan's answers: its path up to the food number, in its coding (floor-index.ts answerKey).
-  const withBytes = (plan: GetPlan) => ({ ...plan, bytes: () => sizeOf(`GET ${plan.path.split("{n}")[0]}`, ` ${plan.coding}`) });
+  // A GET plan's answers (floor-index.ts answerKey): its targets' common start (a detail's without the food), in its coding.
+  const withBytes = (plan: GetPlan) => ({ ...plan, bytes: () => sizeOf(`GET ${planTargets(plan, [""])[0]}`, ` ${plan.coding}`) });
   const analysisBytes = () => Math.round(median(index.analyses.map((a) => a.length)));
   const plans: Record<FloorWorkload, { label: string; path: string; bytes: () => number; client: (server: { key: string }) => WrkClient; lines?: number }> = {
     ...(Object.fromEntries(GET_WORKLOADS.map((name) => [name, withBytes(getPlan[name])])) as Record<GetWorkload, ReturnType<typeof withBytes>>),

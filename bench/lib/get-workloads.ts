@@ -16,9 +16,13 @@ export type GetWorkload = (typeof GET_WORKLOADS)[number];
 /** Details of this many foods (the first of the shuffled order): the floor holds each in three codings. */
 const DETAIL_FOODS = 2000;
 
+/** Where a detail plan's path takes a food number (bench/paths.lua sends each food's path in turn). */
+const FOOD_NUMBER = "{n}";
+const DETAIL_PATH = `/v1/foods/${FOOD_NUMBER}`;
+
 export interface GetPlan {
   label: string;
-  /** The path wrk is given: a fixed one, or `{n}` filled in per request by bench/paths.lua. */
+  /** The path wrk is given: a fixed one, or a detail's with FOOD_NUMBER for the food. */
   path: string;
   /** The coding the answer is sent in for this client's Accept-Encoding. */
   coding: Coding;
@@ -30,8 +34,13 @@ export interface GetPlan {
 export function writeDetailPaths(dir: string, foodNumbers: readonly string[]): { file: string; foods: string[] } {
   const foods = foodNumbers.slice(0, DETAIL_FOODS);
   const file = join(dir, "detail-paths.txt");
-  writeFileSync(file, foods.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
+  writeFileSync(file, foods.map((n) => DETAIL_PATH.replace(FOOD_NUMBER, n)).join("\n") + "\n");
   return { file, foods };
+}
+
+/** The request targets a plan asks for: its path, or one per food of `foods` for a detail plan. */
+export function planTargets(plan: GetPlan, foods: readonly string[]): string[] {
+  return plan.path.includes(FOOD_NUMBER) ? foods.map((n) => plan.path.replace(FOOD_NUMBER, n)) : [plan.path];
 }
 
 /** The four plans, with the details' paths read from `detailsFile` (writeDetailPaths). */
@@ -40,11 +49,10 @@ export function getPlans(detailsFile: string): Record<GetWorkload, GetPlan> {
     script: join(ROOT, "bench/paths.lua"),
     env: { BENCH_PATHS_FILE: detailsFile, BENCH_API_KEY: server.key, ...(acceptEncoding ? { BENCH_ACCEPT_ENCODING: acceptEncoding } : {}) },
   });
-  const detailPath = "/v1/foods/{n}";
   return {
     search: { label: "search q=chicken&limit=20", path: SEARCH_PATH, coding: "identity", client: (server) => ({ headers: [`X-API-Key: ${server.key}`] }) },
-    detail: { label: `GET /v1/foods/{n} random (${DETAIL_FOODS} foods)`, path: detailPath, coding: "identity", client: details() },
-    detailGzip: { label: "GET /v1/foods/{n} random, Accept-Encoding: gzip", path: detailPath, coding: "gzip", client: details("gzip") },
-    detailZstd: { label: `GET /v1/foods/{n} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: detailPath, coding: "zstd", client: details(BROWSER_ACCEPT_ENCODING) },
+    detail: { label: `GET ${DETAIL_PATH} random (${DETAIL_FOODS} foods)`, path: DETAIL_PATH, coding: "identity", client: details() },
+    detailGzip: { label: `GET ${DETAIL_PATH} random, Accept-Encoding: gzip`, path: DETAIL_PATH, coding: "gzip", client: details("gzip") },
+    detailZstd: { label: `GET ${DETAIL_PATH} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: DETAIL_PATH, coding: "zstd", client: details(BROWSER_ACCEPT_ENCODING) },
   };
 }
