@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../test/helpers/paths";
 import { type FloorRequest, gatherFloorAnswers } from "./floor-answers";
-import type { FloorIndex } from "./floor-index";
+import { answerKey, type FloorIndex } from "./floor-index";
 import { median, round } from "./numbers";
 import { tempDir } from "./processes";
 import { GET_WORKLOADS, type GetPlan, type GetWorkload, getPlans, planTargets, writeDetailPaths } from "./get-workloads";
@@ -83,7 +83,13 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   }
   process.stderr.write("done\n");
   const index = JSON.parse(readFileSync(join(answersDir, "index.json"), "utf8")) as FloorIndex;
-  const sizeOf = (prefix: string, suffix: string) => Math.round(median(index.answers.filter((a) => a.key.startsWith(prefix) && a.key.endsWith(suffix)).map((a) => a.length)));
+  const lengths = new Map(index.answers.map((a) => [a.key, a.length]));
+  /** The median size of the prepared answers to these requests (by floor-index.ts answerKey). */
+  const sizeOf = (keys: readonly string[]) => {
+    const known = keys.flatMap((key) => lengths.get(key) ?? []);
+    if (known.length === 0) throw new Error(`no prepared answer for ${keys[0]}`);
+    return Math.round(median(known));
+  };
 
   // Each server goes on through the bodies from slice to slice (its own next index in a state file).
   const posts = (file: string, threads = THREADS, connections?: number) => (server: { key: string }): WrkClient => ({
@@ -92,12 +98,11 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
     threads,
     ...(connections ? { connections } : {}),
   });
-  // A GET plan's answers (floor-index.ts answerKey): its targets' common start (a detail's without the food), in its coding.
-  const withBytes = (plan: GetPlan) => ({ ...plan, bytes: () => sizeOf(`GET ${planTargets(plan, [""])[0]}`, ` ${plan.coding}`) });
+  const withBytes = (plan: GetPlan) => ({ ...plan, bytes: () => sizeOf(planTargets(plan, details).map((target) => answerKey("GET", target, plan.coding))) });
   const analysisBytes = () => Math.round(median(index.analyses.map((a) => a.length)));
   const plans: Record<FloorWorkload, { label: string; path: string; bytes: () => number; client: (server: { key: string }) => WrkClient; lines?: number }> = {
     ...(Object.fromEntries(GET_WORKLOADS.map((name) => [name, withBytes(getPlan[name])])) as Record<GetWorkload, ReturnType<typeof withBytes>>),
-    lookup: { label: `POST /v1/foods/lookup (${LOOKUP_FOODS} foods, repeated)`, path: LOOKUP_PATH, bytes: () => sizeOf(`POST ${LOOKUP_PATH} `, ""), client: posts(lookupFile) },
+    lookup: { label: `POST /v1/foods/lookup (${LOOKUP_FOODS} foods, repeated)`, path: LOOKUP_PATH, bytes: () => sizeOf([answerKey("POST", LOOKUP_PATH, lookupBody)]), client: posts(lookupFile) },
     analysis: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile), lines: LINES_PER_RECIPE },
     // One client waiting for each answer: the p99 is an analysis's own time, not a queue behind 63 others.
     analysisOneClient: { label: `POST /v1/analyze, ${LINES_PER_RECIPE} distinct lines (cold), one client (-t1 -c1)`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(recipesFile, 1, 1), lines: LINES_PER_RECIPE },
