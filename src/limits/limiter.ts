@@ -15,6 +15,15 @@ import type { Grant, LimitStore } from "./store";
  * process sharing the state database. A busy key's lease doubles each time it runs out; leases of more
  * than one are only taken far from the limit and live a fraction of a second, so a light user's count,
  * and any count near its limit, is exact.
+ *
+ * A refusal of a limit that large is remembered the same way: a client past its quota that keeps asking
+ * would otherwise cost a store round trip per request (a commit, or a call to Redis or PostgreSQL from every
+ * instance), more than any request it is allowed. For the rest of the slot, and at most a lease's lifetime,
+ * the process refuses what does not fit in what the store last said was left. Quota comes free as slots
+ * leave the window, or as another process gives back a lease it did not use, within that lifetime: a
+ * remembered refusal is as old, at worst, as what a lease already assumes. Small limits (wrong passwords,
+ * sign-ins per client IP) are asked of the store every time, so that an operator's reset in another process
+ * counts at once.
  */
 export interface LimitResult {
   readonly allowed: boolean;
@@ -51,10 +60,23 @@ export interface Limiter {
 }
 
 const MAX_LEASE = 1024;
-/** Leases of more than one request are taken only while at least this much quota is left. */
+/** Leases of more than one request are taken only while at least this much quota is left; refusals of smaller limits are not remembered. */
 const LEASE_HEADROOM = 64;
 /** A lease is spent within this time or what is left of it goes back. */
 export const LEASE_TTL_MS = 200;
+
+/** Refusals remembered at once, at most: one per bucket, each for a fraction of a second (many spoofed client IPs). */
+const MAX_REFUSALS = 10_000;
+
+/** What the store said when it refused a bucket: refused again from memory while it holds (`refusedFromMemory`). */
+interface Refusal {
+  slot: number;
+  refusedAt: number;
+  slotMs: number;
+  /** Requests counted in the window (by every process) when the store refused. */
+  used: number;
+  oldestSlot: number | null;
+}
 
 interface Lease {
   slot: number;
@@ -80,7 +102,6 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   // Runs only while some lease holds unused requests, so an idle process (or a closed test app) has none.
   let releaseTimer: ReturnType<typeof setInterval> | undefined;
   const expired = (lease: Lease, now: number) => Math.floor(now / lease.slotMs) !== lease.slot || now - lease.grantedAt >= LEASE_TTL_MS;
-
   const result = (spec: RateSpec, lease: Pick<Lease, "usedAtGrant" | "granted" | "served" | "oldestSlot" | "slotMs">, allowed: boolean, now: number): LimitResult => {
     const slots = slotsFor(spec);
     // The oldest counted slot stops counting once it is more than `slots` slots old.
@@ -94,6 +115,27 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       retryAfterSeconds: allowed ? 0 : untilFree,
       slot: Math.floor(now / lease.slotMs),
     };
+  };
+
+  const refusals = new Map<string, Refusal>();
+
+  /** The remembered refusal's answer to a request of `cost`, when it still holds and the cost does not fit. */
+  const refusedFromMemory = (bucket: string, spec: RateSpec, cost: number, now: number, slot: number): LimitResult | undefined => {
+    const refusal = refusals.get(bucket);
+    if (refusal === undefined) return undefined;
+    if (refusal.slot !== slot || now - refusal.refusedAt >= LEASE_TTL_MS) {
+      refusals.delete(bucket);
+      return undefined;
+    }
+    if (cost <= spec.limit - refusal.used) return undefined;
+    return result(spec, { usedAtGrant: refusal.used, granted: 0, served: 0, oldestSlot: refusal.oldestSlot, slotMs: refusal.slotMs }, false, now);
+  };
+  const rememberRefusal = (bucket: string, spec: RateSpec, grant: Grant, slot: number, slotMs: number, now: number) => {
+    if (spec.limit < LEASE_HEADROOM) return;
+    // Oldest first in the map (each is put last): past the bound, the one nearest its end goes.
+    refusals.delete(bucket);
+    if (refusals.size >= MAX_REFUSALS) refusals.delete(refusals.keys().next().value!);
+    refusals.set(bucket, { slot, refusedAt: now, slotMs, used: grant.used, oldestSlot: grant.oldestSlot });
   };
 
   /**
@@ -110,6 +152,7 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
     return then(store.grant(bucket, spec.limit, slot, slots, slotMs, cost, unused, true), (grant: Grant) => {
       // Whatever happened, the lease's unused part went back with this grant.
       leases.delete(bucket);
+      if (grant.granted === 0) rememberRefusal(bucket, spec, grant, slot, slotMs, now);
       return result(spec, { usedAtGrant: grant.used, granted: grant.granted, served: grant.granted, oldestSlot: grant.oldestSlot, slotMs }, grant.granted > 0, now);
     });
   };
@@ -120,6 +163,8 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       const slots = slotsFor(spec);
       const slotMs = (spec.windowSeconds * 1000) / slots;
       const slot = Math.floor(now / slotMs);
+      const refused = refusals.size === 0 ? undefined : refusedFromMemory(bucket, spec, cost, now, slot);
+      if (refused !== undefined) return refused;
       if (cost > 1) return consumeMany(bucket, spec, cost, now, slot, slots, slotMs);
       const lease = leases.get(bucket);
       if (lease && !expired(lease, now) && lease.served < lease.granted) {
@@ -137,19 +182,27 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
         // With a store over the network two grants of one bucket may overlap: the later lease replaces the
         // earlier, whose unused part then stays counted. That errs on the safe side (counted, not served).
         if (grant.granted > 0) leases.set(bucket, next);
-        else leases.delete(bucket);
+        else {
+          leases.delete(bucket);
+          rememberRefusal(bucket, spec, grant, slot, slotMs, now);
+        }
         if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
         return result(spec, next, grant.granted > 0, now);
       });
     },
 
     forget(buckets) {
-      for (const bucket of buckets) leases.delete(bucket);
+      for (const bucket of buckets) {
+        leases.delete(bucket);
+        refusals.delete(bucket);
+      }
       return store.forget(buckets);
     },
 
     giveBack(bucket, counted) {
       if (!counted.allowed) return;
+      // The unit is free again: a refusal remembered since must not outlive it.
+      refusals.delete(bucket);
       // Straight to the store, whether the request came from a lease or not: a lease's units are counted
       // there when granted, and only its unused part goes back later, so the count stays what was served.
       return store.release(bucket, counted.slot, 1);

@@ -3,7 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RateSpec } from "../../src/platform/config/config";
-import { createLimiter, slotsFor } from "../../src/limits/limiter";
+import { createLimiter, LEASE_TTL_MS, slotsFor } from "../../src/limits/limiter";
+import type { LimitStore } from "../../src/limits/store";
 import { openTestState } from "../helpers/test-backend";
 import { pollUntil } from "../helpers/wait";
 
@@ -27,6 +28,21 @@ async function twoProcesses(clock: () => number) {
     return used;
   };
   return { state, counted, limiters: stores.map((limits) => createLimiter(limits, clock)) };
+}
+
+/** The store as it is, with the grants asked of it counted (what a refused client costs the store). */
+function countingGrants(store: LimitStore): { store: LimitStore; grants: () => number } {
+  let grants = 0;
+  const counted: LimitStore = {
+    grant: (...args) => {
+      grants++;
+      return store.grant(...args);
+    },
+    release: (...args) => store.release(...args),
+    forget: (buckets) => store.forget(buckets),
+    sweep: (now, batch) => store.sweep(now, batch),
+  };
+  return { store: counted, grants: () => grants };
 }
 
 describe("the limiter", () => {
@@ -106,6 +122,84 @@ describe("the limiter", () => {
       now += 90_000; // one request every 90 s: each in a new slot
     }
     expect(remaining).toEqual([999, 998, 997, 996, 995]);
+    await state.close();
+  });
+
+  test("a client past its quota is refused from memory, not by the store on every request, for at most a lease's life", async () => {
+    const start = Date.parse("2026-05-01T00:00:00.100Z");
+    let now = start;
+    const { state, counted, limiters } = await twoProcesses(() => now);
+    const refusing = countingGrants(state.stores.limits);
+    const limiter = createLimiter(refusing.store, () => now);
+    const spec = { limit: 100, windowSeconds: 3600 };
+    for (let i = 0; i < 100; i++) expect((await limiter.consume("key:spent", spec)).allowed).toBe(true);
+    const asked = refusing.grants();
+    const first = await limiter.consume("key:spent", spec);
+    expect(first).toMatchObject({ allowed: false, remaining: 0, limit: 100 });
+    expect(refusing.grants()).toBe(asked + 1);
+    // A thousand more within the lease's life: the same refusal, no store.
+    now += 50;
+    for (let i = 0; i < 1000; i++) expect(await limiter.consume("key:spent", spec)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: first.retryAfterSeconds });
+    expect(refusing.grants()).toBe(asked + 1);
+    // Another process frees a unit (one it gives back): seen once the refusal is a lease's life old.
+    await limiters[1]!.giveBack("key:spent", { ...first, allowed: true, slot: Math.floor(start / 60_000) });
+    expect(await counted("key:spent", spec, now)).toBe(99);
+    expect((await limiter.consume("key:spent", spec)).allowed).toBe(false);
+    now += LEASE_TTL_MS;
+    expect((await limiter.consume("key:spent", spec)).allowed).toBe(true);
+    expect(refusing.grants()).toBe(asked + 2);
+    await state.close();
+  });
+
+  test("a remembered refusal ends with its slot and with a unit given back here, and refuses only what does not fit", async () => {
+    let now = Date.parse("2026-05-01T00:00:00.900Z");
+    const { state } = await twoProcesses(() => now);
+    const refusing = countingGrants(state.stores.limits);
+    const limiter = createLimiter(refusing.store, () => now);
+    // A one-second window counts one-second slots: the refusal at .900 holds until 1.000, not 1.100.
+    const perSecond = { limit: 64, windowSeconds: 1 };
+    for (let i = 0; i < 64; i++) expect((await limiter.consume("key:a", perSecond)).allowed).toBe(true);
+    expect((await limiter.consume("key:a", perSecond)).allowed).toBe(false);
+    let asked = refusing.grants();
+    now += 50;
+    await limiter.consume("key:a", perSecond);
+    expect(refusing.grants()).toBe(asked);
+    now += 100;
+    await limiter.consume("key:a", perSecond);
+    expect(refusing.grants()).toBe(asked + 1);
+
+    // Given back in this process: the next request asks the store at once.
+    const spec = { limit: 64, windowSeconds: 900 };
+    const results = [];
+    for (let i = 0; i < 64; i++) results.push(await limiter.consume("key:b", spec));
+    expect((await limiter.consume("key:b", spec)).allowed).toBe(false);
+    await limiter.giveBack("key:b", results[0]!);
+    expect((await limiter.consume("key:b", spec)).allowed).toBe(true);
+
+    // All or nothing: 98 of 100 units taken, a batch of 5 refused; a batch of 2 still fits and is counted.
+    const units = { limit: 100, windowSeconds: 3600 };
+    expect((await limiter.consume("key:batch", units, 98)).allowed).toBe(true);
+    expect((await limiter.consume("key:batch", units, 5)).allowed).toBe(false);
+    asked = refusing.grants();
+    expect((await limiter.consume("key:batch", units, 5)).allowed).toBe(false);
+    expect(refusing.grants()).toBe(asked);
+    expect(await limiter.consume("key:batch", units, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(refusing.grants()).toBe(asked + 1);
+    await state.close();
+  });
+
+  test("a small limit (wrong passwords) asks the store on every refusal: another process's reset counts at once", async () => {
+    const now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, limiters } = await twoProcesses(() => now);
+    const refusing = countingGrants(state.stores.limits);
+    const limiter = createLimiter(refusing.store, () => now);
+    const spec = { limit: 10, windowSeconds: 900 };
+    for (let i = 0; i < 10; i++) expect((await limiter.consume("failures:x", spec)).allowed).toBe(true);
+    const asked = refusing.grants();
+    for (let i = 0; i < 3; i++) expect((await limiter.consume("failures:x", spec)).allowed).toBe(false);
+    expect(refusing.grants()).toBe(asked + 3);
+    await limiters[1]!.forget(["failures:x"]);
+    expect((await limiter.consume("failures:x", spec)).allowed).toBe(true);
     await state.close();
   });
 });
