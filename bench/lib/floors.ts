@@ -109,38 +109,37 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
     analysisRepeated: { label: `POST /v1/analyze, one ${LINES_PER_RECIPE}-line recipe repeated`, path: ANALYZE_PATH, bytes: analysisBytes, client: posts(repeatedFile), lines: LINES_PER_RECIPE },
   };
 
-  const floor = await startFloor(answersDir, floorKey);
   const figures: Partial<Record<FloorWorkload, FloorFigures>> = {};
-  try {
-    for (const name of workloads) {
-      const plan = plans[name];
-      const bytes = Math.max(16, plan.bytes());
-      const ceiling = await startCeiling(bytes);
-      try {
-        // A fresh foodapi per workload: the distinct recipes find no line analysed before.
-        figures[name] = await onServer(binary, ["--workers", "1"], async (foodapi) => {
-          const servers = [ceiling, floor, foodapi];
-          const labels = [`ceiling (${bytes} B)`, `floor ${plan.label}`, plan.label];
-          const clients = [plan.client({ key: "fnk_ceiling" }), plan.client(floor), plan.client(foodapi)];
-          const rotation = await measureRotation(wrkPath, labels, servers, plan.path, clients, ROUNDS, Math.max(1, Math.round(SECONDS / ROUNDS)));
-          const [c, f, a] = rotation.sides as [Measurement, Measurement, Measurement];
-          const perLine = (m: Measurement) => (m.serverCpuMicrosPerRequest === undefined || !plan.lines ? undefined : round(m.serverCpuMicrosPerRequest / plan.lines, 2));
-          return {
-            label: plan.label,
-            ceiling: { ...c, bodyBytes: bytes },
-            floor: f,
-            foodapi: a,
-            foodapiVsFloor: compare(rotation, 1, 2),
-            floorVsCeiling: compare(rotation, 0, 1),
-            ...(plan.lines ? { cpuMicrosPerLine: { foodapi: perLine(a), floor: perLine(f) } } : {}),
-          };
-        });
-      } finally {
-        await ceiling.stop();
-      }
+  for (const name of workloads) {
+    const plan = plans[name];
+    const bytes = Math.max(16, plan.bytes());
+    // All three sides fresh for each workload: foodapi's caches start cold (the distinct recipes find no
+    // line analysed before), and no side brings to a workload what an earlier one left in its heap or
+    // taught its compiler.
+    const ceiling = await startCeiling(bytes);
+    const floor = await startFloor(answersDir, floorKey);
+    try {
+      figures[name] = await onServer(binary, ["--workers", "1"], async (foodapi) => {
+        const servers = [ceiling, floor, foodapi];
+        const labels = [`ceiling (${bytes} B)`, `floor ${plan.label}`, plan.label];
+        const clients = [plan.client({ key: "fnk_ceiling" }), plan.client(floor), plan.client(foodapi)];
+        const rotation = await measureRotation(wrkPath, labels, servers, plan.path, clients, ROUNDS, Math.max(1, Math.round(SECONDS / ROUNDS)));
+        const [c, f, a] = rotation.sides as [Measurement, Measurement, Measurement];
+        const perLine = (m: Measurement) => (m.serverCpuMicrosPerRequest === undefined || !plan.lines ? undefined : round(m.serverCpuMicrosPerRequest / plan.lines, 2));
+        return {
+          label: plan.label,
+          ceiling: { ...c, bodyBytes: bytes },
+          floor: f,
+          foodapi: a,
+          foodapiVsFloor: compare(rotation, 1, 2),
+          floorVsCeiling: compare(rotation, 0, 1),
+          ...(plan.lines ? { cpuMicrosPerLine: { foodapi: perLine(a), floor: perLine(f) } } : {}),
+        };
+      });
+    } finally {
+      await floor.stop();
+      await ceiling.stop();
     }
-  } finally {
-    await floor.stop();
   }
   return figures;
 }
