@@ -102,6 +102,7 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   // Runs only while some lease holds unused requests, so an idle process (or a closed test app) has none.
   let releaseTimer: ReturnType<typeof setInterval> | undefined;
   const expired = (lease: Lease, now: number) => Math.floor(now / lease.slotMs) !== lease.slot || now - lease.grantedAt >= LEASE_TTL_MS;
+
   const result = (spec: RateSpec, lease: Pick<Lease, "usedAtGrant" | "granted" | "served" | "oldestSlot" | "slotMs">, allowed: boolean, now: number): LimitResult => {
     const slots = slotsFor(spec);
     // The oldest counted slot stops counting once it is more than `slots` slots old.
