@@ -227,6 +227,45 @@ describe("free-tier rate limit", () => {
     }
   });
 
+  test("a key past a large quota keeps getting its 429 with RateLimit and Retry-After, without a store grant per request", async () => {
+    let now = Date.parse("2026-03-01T00:00:00.100Z");
+    let grants = 0;
+    const app = await createTestApp({
+      clock: () => now,
+      env: { FOODAPI_FREE_LIMIT: "100/1h" },
+      stores: (backend) => ({
+        ...backend,
+        limits: { ...backend.limits, grant: (...args) => (grants++, backend.limits.grant(...args)) },
+      }),
+    });
+    try {
+      const key = (await app.issueKey()).key;
+      const search = () => app.request("/v1/foods?q=apple&limit=1", { headers: { "x-api-key": key } });
+      for (let i = 0; i < 100; i++) expect((await search()).status).toBe(200);
+      const before = grants;
+      const first = await search();
+      expect(first.status).toBe(429);
+      const retryAfter = Number(first.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(3500);
+      for (let i = 0; i < 49; i++) {
+        const refused = await search();
+        expect(refused.status).toBe(429);
+        expect(((await refused.json()) as any).code).toBe("RATE_LIMITED");
+        expect(refused.headers.get("ratelimit")).toBe(first.headers.get("ratelimit"));
+        expect(refused.headers.get("ratelimit")).toMatch(/^"free";r=0;t=\d+$/);
+        expect(Number(refused.headers.get("retry-after"))).toBe(retryAfter);
+      }
+      // One grant refused the first; the other 49 were refused from it.
+      expect(grants - before).toBe(1);
+      // A lease's life later the store is asked again (another instance may have given quota back).
+      now += 200;
+      expect((await search()).status).toBe(429);
+      expect(grants - before).toBe(2);
+    } finally {
+      await app.close();
+    }
+  });
+
   test("the window slides: quota comes back as the oldest requests leave it, never more than N in any window", async () => {
     let now = Date.parse("2026-03-01T00:00:00Z");
     const app = await createTestApp({ clock: () => now, env: { FOODAPI_FREE_LIMIT: "3/10s" } });
