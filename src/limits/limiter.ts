@@ -61,7 +61,7 @@ export interface Limiter {
 
 const MAX_LEASE = 1024;
 /** Leases of more than one request are taken only while at least this much quota is left; refusals of smaller limits are not remembered. */
-const LEASE_HEADROOM = 64;
+export const LEASE_HEADROOM = 64;
 /** A lease is spent within this time or what is left of it goes back. */
 export const LEASE_TTL_MS = 200;
 

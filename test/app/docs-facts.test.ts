@@ -15,7 +15,7 @@ import { COMMANDS } from "../../src/cli/commands";
 import { KEY_CACHE_TTL_MS } from "../../src/keys/active-keys";
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../../src/keys/service";
 import { REVOKED_KEY_RETENTION_MS } from "../../src/keys/store";
-import { LEASE_TTL_MS } from "../../src/limits/limiter";
+import { LEASE_HEADROOM, LEASE_TTL_MS } from "../../src/limits/limiter";
 import { loadConfig } from "../../src/platform/config/config";
 import { SETTINGS, type Setting } from "../../src/platform/config/settings";
 import { MAX_BODY_BYTES } from "../../src/platform/http/body-limit";
@@ -72,7 +72,8 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
   { what: "the hours of usage shown", patterns: [/(\d+) hours\s+up\s+to\s+the\s+current\s+one/], expected: [USAGE_HOURS] },
   { what: "how long a cached key is trusted", patterns: [/cached\s+key\s+(?:is\s+trusted\s+)?for\s+at\s+most\s+(a|one|\d+)\s+second/], expected: [KEY_CACHE_TTL_MS / 1000] },
   { what: "how long revoked keys are kept", patterns: [/revoked\s+(?:more\s+than|over)\s+(\d+)\s+days\s+ago/, /Revoked keys are kept (\d+) days/], expected: [REVOKED_KEY_RETENTION_MS / 1000 / DAY_SECONDS] },
-  { what: "a lease's life", patterns: [/for\s+at\s+most\s+(\d+)\s+ms/], expected: [LEASE_TTL_MS] },
+  { what: "a lease's life", patterns: [/for\s+at\s+most\s+(\d+)\s+ms/, /seen\s+up\s+to\s+(\d+)\s+ms\s+later/], expected: [LEASE_TTL_MS] },
+  { what: "the lease headroom, and the smallest limit whose refusals are remembered", patterns: [/only\s+while\s+at\s+least\s+(\d+)\s+are\s+left/, /for\s+limits\s+of\s+(\d+)\s+or\s+more/], expected: [LEASE_HEADROOM] },
   { what: "Retry-After on a storage fault", patterns: [/`Retry-After: (\d+)`/], expected: [STORAGE_RETRY_AFTER_SECONDS] },
   { what: "the data routes' Cache-Control", patterns: [/`Cache-Control: (private, max-age=\d+)`/], expected: [DATA_CACHE_CONTROL] },
   { what: "password lengths", patterns: [/password\s+of\s+(\d+)\s+to\s+(\d+)\s+characters/], expected: [PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH] },
