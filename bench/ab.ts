@@ -10,7 +10,7 @@
  *
  * Usage: bun bench/ab.ts BINARY_A BINARY_B [BINARY_C ...]
  * Settings: BENCH_AB_ROUNDS, BENCH_AB_SLICE_SECONDS (defaults in bench/lib/settings.ts), BENCH_WORKLOADS (of search, detail,
- * detailGzip, detailZstd; all when unset). Details are of the same 2,000 foods as bench/run's floors.
+ * detailGzip, detailZstd; all when unset), BENCH_AB_FREE_LIMIT (a quota the warm-up spends: the rounds then measure refusals). Details are of the same 2,000 foods as bench/run's floors.
  * Loopback only; bounded by binaries x workloads x rounds x slice seconds of load.
  */
 import { resolve } from "node:path";
@@ -19,7 +19,7 @@ import { readFoods, shuffledFoodNumbers } from "./lib/inputs";
 import { cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { printTable } from "./lib/report";
 import { type Server, startFoodapi } from "./lib/servers";
-import { AB_ROUNDS, AB_SLICE_SECONDS, selectedWorkloads } from "./lib/settings";
+import { AB_FREE_LIMIT, AB_ROUNDS, AB_SLICE_SECONDS, selectedWorkloads } from "./lib/settings";
 import { compare, ensureWrk, measureRotation, ratioWithRange } from "./lib/wrk";
 
 // Resolved here: the servers start in a temporary directory.
@@ -36,7 +36,8 @@ const plans = getPlans(writeDetailPaths(tempDir("foodapi-bench-ab-"), shuffledFo
 const wrkPath = ensureWrk();
 const servers: (Server & { key: string })[] = [];
 try {
-  for (const binary of binaries) servers.push(await startFoodapi(binary, ["--workers", "1"]));
+  const quota = AB_FREE_LIMIT ? ["--free-limit", AB_FREE_LIMIT] : [];
+  for (const binary of binaries) servers.push(await startFoodapi(binary, ["--workers", "1", ...quota]));
   const labels = binaries.map((binary, i) => `${String.fromCharCode(65 + i)} ${binary}`);
   for (const name of workloads) {
     const plan = plans[name];
@@ -46,7 +47,8 @@ try {
       const compared = compare(rotation, 0, i);
       rows.push([side.label, String(side.requestsPerSecond), String(side.serverCpuMicrosPerRequest ?? "-"), i === 0 ? "-" : ratioWithRange(compared), i === 0 ? "-" : String(compared.cpuRatio)]);
     });
-    printTable(`${plan.label}: ${AB_ROUNDS} rounds of ${AB_SLICE_SECONDS} s each`, rows);
+    const refused = AB_FREE_LIMIT ? `, past a ${AB_FREE_LIMIT} quota (429s)` : "";
+    printTable(`${plan.label}${refused}: ${AB_ROUNDS} rounds of ${AB_SLICE_SECONDS} s each`, rows);
   }
 } finally {
   for (const server of servers) await server.stop();
