@@ -16,10 +16,10 @@ import type { Grant, LimitStore } from "./store";
  * than one are only taken far from the limit and live a fraction of a second, so a light user's count,
  * and any count near its limit, is exact.
  *
- * A refusal of a limit that large is remembered the same way: a client past its quota that keeps asking
+ * A refusal of a limit that large is kept as a lease of nothing: a client past its quota that keeps asking
  * would otherwise cost a store round trip per request (a commit, or a call to Redis or PostgreSQL from every
- * instance), more than any request it is allowed. For the rest of the slot, and at most a lease's lifetime,
- * the process refuses what does not fit in what the store last said was left. Quota comes free as slots
+ * instance), more than any request it is allowed. While that lease lives (the rest of the slot, at most a
+ * lease's lifetime) the process refuses what does not fit in what the store last said was left. Quota comes free as slots
  * leave the window, or as another process gives back a lease it did not use, within that lifetime: a
  * remembered refusal is as old, at worst, as what a lease already assumes. Small limits (wrong passwords,
  * sign-ins per client IP) are asked of the store every time, so that an operator's reset in another process
@@ -65,23 +65,11 @@ export const LEASE_HEADROOM = 64;
 /** A lease is spent within this time or what is left of it goes back. */
 export const LEASE_TTL_MS = 200;
 
-/** Refusals remembered at once, at most: one per bucket, each for a fraction of a second (many spoofed client IPs). */
-const MAX_REFUSALS = 10_000;
-
-/** What the store said when it refused a bucket: refused again from memory while it holds (`refusedFromMemory`). */
-interface Refusal {
-  slot: number;
-  refusedAt: number;
-  slotMs: number;
-  /** Requests counted in the window (by every process) when the store refused. */
-  used: number;
-  oldestSlot: number | null;
-}
-
 interface Lease {
   slot: number;
   grantedAt: number;
   slotMs: number;
+  /** 0: a refusal, kept (limits of LEASE_HEADROOM or more) to refuse again what does not fit. */
   granted: number;
   served: number;
   /** Requests counted in the window (by every process) when the lease was granted. */
@@ -118,43 +106,28 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
     };
   };
 
-  const refusals = new Map<string, Refusal>();
-
-  /** The remembered refusal's answer to a request of `cost`, when it still holds and the cost does not fit. */
-  const refusedFromMemory = (bucket: string, spec: RateSpec, cost: number, now: number, slot: number): LimitResult | undefined => {
-    const refusal = refusals.get(bucket);
-    if (refusal === undefined) return undefined;
-    if (refusal.slot !== slot || now - refusal.refusedAt >= LEASE_TTL_MS) {
-      refusals.delete(bucket);
-      return undefined;
-    }
-    if (cost <= spec.limit - refusal.used) return undefined;
-    return result(spec, { usedAtGrant: refusal.used, granted: 0, served: 0, oldestSlot: refusal.oldestSlot, slotMs: refusal.slotMs }, false, now);
-  };
-  const rememberRefusal = (bucket: string, spec: RateSpec, grant: Grant, slot: number, slotMs: number, now: number) => {
-    if (spec.limit < LEASE_HEADROOM) return;
-    // Oldest first in the map (each is put last): past the bound, the one nearest its end goes.
-    refusals.delete(bucket);
-    if (refusals.size >= MAX_REFUSALS) refusals.delete(refusals.keys().next().value!);
-    refusals.set(bucket, { slot, refusedAt: now, slotMs, used: grant.used, oldestSlot: grant.oldestSlot });
+  /** Keeps a grant's lease; one of nothing (a refusal) only for limits of LEASE_HEADROOM or more. */
+  const keep = (bucket: string, spec: RateSpec, lease: Lease) => {
+    if (lease.granted > 0 || spec.limit >= LEASE_HEADROOM) leases.set(bucket, lease);
+    else leases.delete(bucket);
   };
 
   /**
    * Several units at once: served from the lease when it holds them all, else granted whole by the store,
    * which takes back the lease's unused part in the same step (so it is there to fit the cost).
    */
-  const consumeMany = (bucket: string, spec: RateSpec, cost: number, now: number, slot: number, slots: number, slotMs: number): MaybePromise<LimitResult> => {
-    const lease = leases.get(bucket);
+  const consumeMany = (bucket: string, spec: RateSpec, cost: number, now: number, slot: number, slots: number, slotMs: number, lease: Lease | undefined): MaybePromise<LimitResult> => {
     if (lease && !expired(lease, now) && lease.granted - lease.served >= cost) {
       lease.served += cost;
       return result(spec, lease, true, now);
     }
     const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
     return then(store.grant(bucket, spec.limit, slot, slots, slotMs, cost, unused, true), (grant: Grant) => {
-      // Whatever happened, the lease's unused part went back with this grant.
-      leases.delete(bucket);
-      if (grant.granted === 0) rememberRefusal(bucket, spec, grant, slot, slotMs, now);
-      return result(spec, { usedAtGrant: grant.used, granted: grant.granted, served: grant.granted, oldestSlot: grant.oldestSlot, slotMs }, grant.granted > 0, now);
+      // Whatever happened, the lease's unused part went back with this grant: what is kept is spent, or a refusal.
+      const next: Lease = { slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot };
+      if (grant.granted > 0) leases.delete(bucket);
+      else keep(bucket, spec, next);
+      return result(spec, next, grant.granted > 0, now);
     });
   };
 
@@ -164,10 +137,10 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       const slots = slotsFor(spec);
       const slotMs = (spec.windowSeconds * 1000) / slots;
       const slot = Math.floor(now / slotMs);
-      const refused = refusals.size === 0 ? undefined : refusedFromMemory(bucket, spec, cost, now, slot);
-      if (refused !== undefined) return refused;
-      if (cost > 1) return consumeMany(bucket, spec, cost, now, slot, slots, slotMs);
       const lease = leases.get(bucket);
+      // A refusal kept: refused again, unless the request fits in what the store said was left.
+      if (lease && lease.granted === 0 && !expired(lease, now) && cost > spec.limit - lease.usedAtGrant) return result(spec, lease, false, now);
+      if (cost > 1) return consumeMany(bucket, spec, cost, now, slot, slots, slotMs, lease);
       if (lease && !expired(lease, now) && lease.served < lease.granted) {
         lease.served++;
         return result(spec, lease, true, now);
@@ -175,35 +148,28 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
       // Double a lease that ran out while still fresh, as long as plenty of quota is left for others.
       const left = spec.limit - (lease?.usedAtGrant ?? 0);
-      const wanted = lease && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.granted * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
+      const wanted = lease && lease.granted > 0 && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.granted * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
       return then(store.grant(bucket, spec.limit, slot, slots, slotMs, wanted, unused), (grant: Grant) => {
         const next: Lease = {
           slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot,
         };
         // With a store over the network two grants of one bucket may overlap: the later lease replaces the
         // earlier, whose unused part then stays counted. That errs on the safe side (counted, not served).
-        if (grant.granted > 0) leases.set(bucket, next);
-        else {
-          leases.delete(bucket);
-          rememberRefusal(bucket, spec, grant, slot, slotMs, now);
-        }
+        keep(bucket, spec, next);
         if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
         return result(spec, next, grant.granted > 0, now);
       });
     },
 
     forget(buckets) {
-      for (const bucket of buckets) {
-        leases.delete(bucket);
-        refusals.delete(bucket);
-      }
+      for (const bucket of buckets) leases.delete(bucket);
       return store.forget(buckets);
     },
 
     giveBack(bucket, counted) {
       if (!counted.allowed) return;
-      // The unit is free again: a refusal remembered since must not outlive it.
-      refusals.delete(bucket);
+      // The unit is free again: a refusal kept since must not outlive it.
+      if (leases.get(bucket)?.granted === 0) leases.delete(bucket);
       // Straight to the store, whether the request came from a lease or not: a lease's units are counted
       // there when granted, and only its unused part goes back later, so the count stays what was served.
       return store.release(bucket, counted.slot, 1);

@@ -185,6 +185,11 @@ describe("the limiter", () => {
     expect(refusing.grants()).toBe(asked);
     expect(await limiter.consume("key:batch", units, 2)).toMatchObject({ allowed: true, remaining: 0 });
     expect(refusing.grants()).toBe(asked + 1);
+    // A refused batch with plenty left: a single request still fits, and is counted.
+    const large = { limit: 200, windowSeconds: 3600 };
+    expect((await limiter.consume("key:large", large, 100)).allowed).toBe(true);
+    expect((await limiter.consume("key:large", large, 150)).allowed).toBe(false);
+    expect(await limiter.consume("key:large", large)).toMatchObject({ allowed: true, remaining: 99 });
     await state.close();
   });
 
