@@ -1,12 +1,16 @@
 /**
- * What a bench run measures with: the environment's settings (BENCH_SECONDS, BENCH_WARMUP_SECONDS,
+ * What a bench run measures with: the environment's settings (BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS,
  * BENCH_IMPORT_RUNS, BENCH_METRICS_ROUNDS) and the fixed shape of the load. Loopback only.
  */
 export const SECONDS = positive("BENCH_SECONDS", 10);
 export const WARMUP_SECONDS = nonNegative("BENCH_WARMUP_SECONDS", 2);
 export const IMPORT_RUNS = positive("BENCH_IMPORT_RUNS", 3);
-/** A workload and its ceiling take the load in turn, this many rounds of BENCH_SECONDS / ROUNDS seconds each. */
-export const ROUNDS = 5;
+/**
+ * A workload and its ceiling (and floor) take the load in turn, this many rounds of BENCH_SECONDS / ROUNDS
+ * seconds each. More rounds narrow the median of the rounds' ratios, which moves by a tenth from one run of
+ * five to the next on a 2-core VM (docs/performance.md, "Telling a change from noise").
+ */
+export const ROUNDS = positiveWhole("BENCH_ROUNDS", 5);
 /** The metrics' A/B (bench/lib/wrk.ts measureInterleaved): rounds of one slice per server, and a slice's length. */
 export const METRICS_ROUNDS = positive("BENCH_METRICS_ROUNDS", 10);
 export const METRICS_SLICE_SECONDS = 2;
