@@ -12,9 +12,10 @@
  * (src/platform/http/young-collection.ts) is an eden collection every EDEN_EVERY requests instead.
  *
  * Usage: bun bench/in-process.ts   (after build.sh: the source embeds dist/ files; uses dist/foodapi to
- * prepare the floor's answers and the key). Settings: BENCH_WORKLOADS (of search, detail, detailGzip,
- * detailZstd; all when unset), BENCH_INPROCESS_RUNS (3 processes per side and workload). Loopback only; each
- * process is bounded by ROUNDS x REQUESTS_PER_ROUND requests and ROUNDS_SECONDS_MAX seconds of rounds.
+ * prepare the floor's answers and the key). Settings (bench/lib/settings.ts): BENCH_WORKLOADS (of search,
+ * detail, detailGzip, detailZstd; all when unset), BENCH_INPROCESS_RUNS (3 processes per side and workload).
+ * Loopback only; each process is bounded by ROUNDS x REQUESTS_PER_ROUND requests and ROUNDS_SECONDS_MAX
+ * seconds of rounds.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +27,7 @@ import { median, round } from "./lib/numbers";
 import { cleanup, cleanUpOnSignals, tempDir, track } from "./lib/processes";
 import { printTable } from "./lib/report";
 import { benchCacheDir, startFoodapi } from "./lib/servers";
-import { SERVER_LIMIT_FLAGS, selectedWorkloads } from "./lib/settings";
+import { INPROCESS_RUNS, SERVER_LIMIT_FLAGS, selectedWorkloads } from "./lib/settings";
 
 const ROUNDS = 30;
 /** The first rounds warm the compiler and the first collections; the mean of the rest is the figure. */
@@ -35,7 +36,6 @@ const REQUESTS_PER_ROUND = 5000;
 /** About what a server answers between two young collections (100 ms) at these rates. */
 const EDEN_EVERY = 3000;
 const ROUNDS_SECONDS_MAX = 60;
-const RUNS = Number(process.env.BENCH_INPROCESS_RUNS ?? 3);
 const BINARY = join(ROOT, "dist/foodapi");
 const BUN = join(ROOT, "node_modules/.bin/bun");
 
@@ -51,7 +51,6 @@ if (process.argv[2] === "--child") await child(process.argv[3] as Side, process.
 else await parent();
 
 async function parent() {
-  if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("BENCH_INPROCESS_RUNS must be a whole number >= 1");
   cleanUpOnSignals();
   const workloads = selectedWorkloads(GET_WORKLOADS);
   const inputs = tempDir("foodapi-bench-inprocess-");
@@ -83,7 +82,7 @@ async function parent() {
   const rows = [["workload", "foodapi µs/request", "floor µs/request", "foodapi - floor µs", "foodapi / floor", "runs"]];
   for (const name of workloads) {
     const means: Record<Side, number[]> = { foodapi: [], floor: [] };
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < INPROCESS_RUNS; run++) {
       // Alternated, so that a drift of the machine favours neither side.
       for (const side of run % 2 === 0 ? (["foodapi", "floor"] as const) : (["floor", "foodapi"] as const)) {
         means[side].push(await runChild(side, specFile, name));
@@ -92,9 +91,9 @@ async function parent() {
     const a = median(means.foodapi);
     const f = median(means.floor);
     process.stderr.write(`bench: ${name}: foodapi ${means.foodapi.join(", ")}; floor ${means.floor.join(", ")} µs/request\n`);
-    rows.push([plans[name].label, String(round(a, 2)), String(round(f, 2)), String(round(a - f, 2)), String(round(a / f, 3)), String(RUNS)]);
+    rows.push([plans[name].label, String(round(a, 2)), String(round(f, 2)), String(round(a - f, 2)), String(round(a / f, 3)), String(INPROCESS_RUNS)]);
   }
-  printTable(`Each side's handler called in process (medians of ${RUNS} processes, each the mean of ${ROUNDS - WARM_ROUNDS} rounds of ${REQUESTS_PER_ROUND} after ${WARM_ROUNDS} to warm)`, rows);
+  printTable(`Each side's handler called in process (medians of ${INPROCESS_RUNS} processes, each the mean of ${ROUNDS - WARM_ROUNDS} rounds of ${REQUESTS_PER_ROUND} after ${WARM_ROUNDS} to warm)`, rows);
   cleanup();
 }
 

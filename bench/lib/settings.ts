@@ -19,6 +19,8 @@ export const AB_DEFAULT_ROUNDS = 10;
 export const AB_DEFAULT_SLICE_SECONDS = 2;
 export const AB_ROUNDS = positiveWhole("BENCH_AB_ROUNDS", AB_DEFAULT_ROUNDS);
 export const AB_SLICE_SECONDS = positiveWhole("BENCH_AB_SLICE_SECONDS", AB_DEFAULT_SLICE_SECONDS);
+/** bench/in-process.ts: the processes each side runs in per workload, whose median it reports. */
+export const INPROCESS_RUNS = positiveWhole("BENCH_INPROCESS_RUNS", 3);
 /**
  * bench/ab.ts with BENCH_AB_FREE_LIMIT (`100/1h`, as `--free-limit` takes it): every server's key gets that
  * quota, which the warm-up spends, so the rounds measure refusals (429s) rather than answers.
