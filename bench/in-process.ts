@@ -24,7 +24,7 @@ import { gatherFloorAnswers } from "./lib/floor-answers";
 import { GET_WORKLOADS, type GetWorkload, getPlans, planTargets, writeDetailPaths } from "./lib/get-workloads";
 import { readFoods, shuffledFoodNumbers } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
-import { cleanup, cleanUpOnSignals, tempDir, track } from "./lib/processes";
+import { cleanEnv, cleanup, cleanUpOnSignals, tempDir, track } from "./lib/processes";
 import { printTable } from "./lib/report";
 import { benchCacheDir, startFoodapi } from "./lib/servers";
 import { INPROCESS_RUNS, SERVER_LIMIT_FLAGS, selectedWorkloads } from "./lib/settings";
@@ -52,6 +52,14 @@ else await parent();
 
 async function parent() {
   cleanUpOnSignals();
+  try {
+    await measureAll();
+  } finally {
+    cleanup();
+  }
+}
+
+async function measureAll() {
   const workloads = selectedWorkloads(GET_WORKLOADS);
   const inputs = tempDir("foodapi-bench-inprocess-");
   const { file, foods } = writeDetailPaths(inputs, shuffledFoodNumbers(readFoods()));
@@ -94,11 +102,10 @@ async function parent() {
     rows.push([plans[name].label, String(round(a, 2)), String(round(f, 2)), String(round(a - f, 2)), String(round(a / f, 3)), String(INPROCESS_RUNS)]);
   }
   printTable(`Each side's handler called in process (medians of ${INPROCESS_RUNS} processes, each the mean of ${ROUNDS - WARM_ROUNDS} rounds of ${REQUESTS_PER_ROUND} after ${WARM_ROUNDS} to warm)`, rows);
-  cleanup();
 }
 
 async function runChild(side: Side, specFile: string, workload: GetWorkload): Promise<number> {
-  const proc = track(Bun.spawn([BUN, import.meta.path, "--child", side, specFile, workload], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env } }));
+  const proc = track(Bun.spawn([BUN, import.meta.path, "--child", side, specFile, workload], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: cleanEnv() }));
   const [out, errors, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const line = out.split("\n").find((l) => l.startsWith("{"));
   if (code !== 0 || !line) throw new Error(`bench in-process: the ${side} process for ${workload} failed (exit ${code}): ${errors.slice(-2000)}`);
