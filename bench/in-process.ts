@@ -9,13 +9,13 @@
  *
  * What the loop does not have, on both sides alike: no network, no response written, no timers while a
  * round runs (a round never yields), so the young collection a server runs every 100 ms
- * (src/platform/http/young-collection.ts) is an eden collection every EDEN_EVERY requests instead.
+ * (src/platform/http/young-collection.ts) is an eden collection every INPROCESS_EDEN_EVERY requests instead.
  *
  * Usage: bun bench/in-process.ts   (after build.sh: the source embeds dist/ files; uses dist/foodapi to
  * prepare the floor's answers and the key). Settings (bench/lib/settings.ts): BENCH_WORKLOADS (of search,
- * detail, detailGzip, detailZstd; all when unset), BENCH_INPROCESS_RUNS (3 processes per side and workload).
- * Loopback only; each process is bounded by ROUNDS x REQUESTS_PER_ROUND requests and ROUNDS_SECONDS_MAX
- * seconds of rounds.
+ * detail, detailGzip, detailZstd; all when unset), BENCH_INPROCESS_RUNS (processes per side and workload).
+ * Loopback only; each process is bounded by INPROCESS_ROUNDS x INPROCESS_REQUESTS_PER_ROUND requests and
+ * ROUNDS_SECONDS_MAX seconds of rounds.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,14 +27,16 @@ import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir, track } from "./lib/processes";
 import { printTable } from "./lib/report";
 import { benchCacheDir, startFoodapi } from "./lib/servers";
-import { INPROCESS_RUNS, SERVER_LIMIT_FLAGS, selectedWorkloads } from "./lib/settings";
+import {
+  INPROCESS_EDEN_EVERY,
+  INPROCESS_REQUESTS_PER_ROUND,
+  INPROCESS_ROUNDS,
+  INPROCESS_RUNS,
+  INPROCESS_WARM_ROUNDS,
+  SERVER_LIMIT_FLAGS,
+  selectedWorkloads,
+} from "./lib/settings";
 
-const ROUNDS = 30;
-/** The first rounds warm the compiler and the first collections; the mean of the rest is the figure. */
-const WARM_ROUNDS = 10;
-const REQUESTS_PER_ROUND = 5000;
-/** About what a server answers between two young collections (100 ms) at these rates. */
-const EDEN_EVERY = 3000;
 const ROUNDS_SECONDS_MAX = 60;
 const BINARY = join(ROOT, "dist/foodapi");
 const BUN = join(ROOT, "node_modules/.bin/bun");
@@ -101,7 +103,7 @@ async function measureAll() {
     process.stderr.write(`bench: ${name}: foodapi ${means.foodapi.join(", ")}; floor ${means.floor.join(", ")} µs/request\n`);
     rows.push([plans[name].label, String(round(a, 2)), String(round(f, 2)), String(round(a - f, 2)), String(round(a / f, 3)), String(INPROCESS_RUNS)]);
   }
-  printTable(`Each side's handler called in process (medians of ${INPROCESS_RUNS} processes, each the mean of ${ROUNDS - WARM_ROUNDS} rounds of ${REQUESTS_PER_ROUND} after ${WARM_ROUNDS} to warm)`, rows);
+  printTable(`Each side's handler called in process (medians of ${INPROCESS_RUNS} processes, each the mean of ${INPROCESS_ROUNDS - INPROCESS_WARM_ROUNDS} rounds of ${INPROCESS_REQUESTS_PER_ROUND} after ${INPROCESS_WARM_ROUNDS} to warm)`, rows);
 }
 
 async function runChild(side: Side, specFile: string, workload: GetWorkload): Promise<number> {
@@ -159,25 +161,25 @@ async function child(side: Side, specFile: string, workload: GetWorkload) {
   if (first.status !== 200) throw new Error(`${side} answered ${first.status} to ${paths[0]}`);
 
   const perRound: number[] = [];
-  const requests: Request[] = new Array(REQUESTS_PER_ROUND);
+  const requests: Request[] = new Array(INPROCESS_REQUESTS_PER_ROUND);
   const deadline = performance.now() + ROUNDS_SECONDS_MAX * 1000;
   let sent = 1;
-  for (let r = 0; r < ROUNDS && performance.now() < deadline; r++) {
-    for (let i = 0; i < REQUESTS_PER_ROUND; i++) requests[i] = make(sent + i);
+  for (let r = 0; r < INPROCESS_ROUNDS && performance.now() < deadline; r++) {
+    for (let i = 0; i < INPROCESS_REQUESTS_PER_ROUND; i++) requests[i] = make(sent + i);
     let failed = 0;
     const started = Bun.nanoseconds();
-    for (let i = 0; i < REQUESTS_PER_ROUND; i++) {
-      if (i % EDEN_EVERY === EDEN_EVERY - 1) edenGC();
+    for (let i = 0; i < INPROCESS_REQUESTS_PER_ROUND; i++) {
+      if (i % INPROCESS_EDEN_EVERY === INPROCESS_EDEN_EVERY - 1) edenGC();
       const answered = handle(requests[i]!, fakeServer);
       const response = answered instanceof Promise ? await answered : answered;
       if (response.status !== 200) failed++;
     }
-    perRound.push((Bun.nanoseconds() - started) / REQUESTS_PER_ROUND / 1000);
+    perRound.push((Bun.nanoseconds() - started) / INPROCESS_REQUESTS_PER_ROUND / 1000);
     if (failed > 0) throw new Error(`${side}: ${failed} requests of round ${r} were not answered 200`);
-    sent += REQUESTS_PER_ROUND;
+    sent += INPROCESS_REQUESTS_PER_ROUND;
   }
-  if (perRound.length <= WARM_ROUNDS) throw new Error(`${side}: only ${perRound.length} rounds within ${ROUNDS_SECONDS_MAX} s`);
-  const measured = perRound.slice(WARM_ROUNDS);
+  if (perRound.length <= INPROCESS_WARM_ROUNDS) throw new Error(`${side}: only ${perRound.length} rounds within ${ROUNDS_SECONDS_MAX} s`);
+  const measured = perRound.slice(INPROCESS_WARM_ROUNDS);
   const meanUs = round(measured.reduce((sum, us) => sum + us, 0) / measured.length, 2);
   write(`${JSON.stringify({ side, workload, meanUs, perRound: perRound.map((us) => round(us, 2)) })}\n`);
   process.exit(0);

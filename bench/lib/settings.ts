@@ -10,7 +10,8 @@ export const IMPORT_RUNS = positive("BENCH_IMPORT_RUNS", 3);
  * seconds each. More rounds narrow the median of the rounds' ratios, which moves by a tenth from one run of
  * five to the next on a 2-core VM (docs/performance.md, "Telling a change from noise").
  */
-export const ROUNDS = positiveWhole("BENCH_ROUNDS", 5);
+export const DEFAULT_ROUNDS = 5;
+export const ROUNDS = positiveWhole("BENCH_ROUNDS", DEFAULT_ROUNDS);
 /** The metrics' A/B (bench/lib/wrk.ts measureInterleaved): rounds of one slice per server, and a slice's length. */
 export const METRICS_ROUNDS = positive("BENCH_METRICS_ROUNDS", 10);
 export const METRICS_SLICE_SECONDS = 2;
@@ -20,7 +21,14 @@ export const AB_DEFAULT_SLICE_SECONDS = 2;
 export const AB_ROUNDS = positiveWhole("BENCH_AB_ROUNDS", AB_DEFAULT_ROUNDS);
 export const AB_SLICE_SECONDS = positiveWhole("BENCH_AB_SLICE_SECONDS", AB_DEFAULT_SLICE_SECONDS);
 /** bench/in-process.ts: the processes each side runs in per workload, whose median it reports. */
-export const INPROCESS_RUNS = positiveWhole("BENCH_INPROCESS_RUNS", 3);
+export const INPROCESS_DEFAULT_RUNS = 3;
+export const INPROCESS_RUNS = positiveWhole("BENCH_INPROCESS_RUNS", INPROCESS_DEFAULT_RUNS);
+/** bench/in-process.ts: the rounds each process measures, the first of them only warming the compiler and the first collections. */
+export const INPROCESS_ROUNDS = 30;
+export const INPROCESS_WARM_ROUNDS = 10;
+export const INPROCESS_REQUESTS_PER_ROUND = 5000;
+/** About what a server answers between two young collections (100 ms) at in-process rates: an eden collection that often. */
+export const INPROCESS_EDEN_EVERY = 3000;
 /**
  * bench/ab.ts with BENCH_AB_FREE_LIMIT (`100/1h`, as `--free-limit` takes it): every server's key gets that
  * quota, which the warm-up spends, so the rounds measure refusals (429s) rather than answers.

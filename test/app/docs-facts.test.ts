@@ -27,7 +27,16 @@ import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "../../src/pl
 import { TRIAL_TOKEN_LIFETIME_SECONDS, TRIAL_TOKEN_REQUESTS } from "../../src/trial/token";
 import { USAGE_HOURS } from "../../src/usage/service";
 import { TARGETS } from "../../bench/lib/report";
-import { AB_DEFAULT_ROUNDS, AB_DEFAULT_SLICE_SECONDS } from "../../bench/lib/settings";
+import {
+  AB_DEFAULT_ROUNDS,
+  AB_DEFAULT_SLICE_SECONDS,
+  DEFAULT_ROUNDS,
+  INPROCESS_DEFAULT_RUNS,
+  INPROCESS_EDEN_EVERY,
+  INPROCESS_REQUESTS_PER_ROUND,
+  INPROCESS_ROUNDS,
+  INPROCESS_WARM_ROUNDS,
+} from "../../bench/lib/settings";
 import { lineOf, userDocs } from "../helpers/docs";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
 
@@ -90,6 +99,14 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
     expected: [TARGETS.coldStartMs],
   },
   { what: "bench/ab.ts's rounds and slice", patterns: [/`BENCH_AB_ROUNDS`, (\d+); `BENCH_AB_SLICE_SECONDS`, (\d+)/], expected: [AB_DEFAULT_ROUNDS, AB_DEFAULT_SLICE_SECONDS] },
+  { what: "bench/run's interleaved rounds", patterns: [/`BENCH_ROUNDS` \((\d+):/], expected: [DEFAULT_ROUNDS] },
+  {
+    what: "bench/in-process.ts's rounds, warm-up and requests a round",
+    patterns: [/(\d+) rounds\s+of\s+(\d+(?:,\d{3})*)\s+\(the\s+first\s+(\d+)\s+warm/],
+    expected: [INPROCESS_ROUNDS, INPROCESS_REQUESTS_PER_ROUND, INPROCESS_WARM_ROUNDS],
+  },
+  { what: "bench/in-process.ts's eden collections", patterns: [/an\s+eden\s+collection\s+every\s+(\d+(?:,\d{3})*)\s+requests\s+stands/], expected: [INPROCESS_EDEN_EVERY] },
+  { what: "bench/in-process.ts's processes", patterns: [/`BENCH_INPROCESS_RUNS`\s+processes,\s+(\d+)\)/], expected: [INPROCESS_DEFAULT_RUNS] },
   { what: "the packed answers' frames", patterns: [/packed in (\d+) MB zstd frames/, /\((\d+) MB zstd frames/], expected: [FRAME_BYTES / MIB] },
 ];
 
