@@ -20,13 +20,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../test/helpers/paths";
-import { gatherFloorAnswers } from "./lib/floor-answers";
+import { floorAnswersFrom } from "./lib/floor-answers";
 import { GET_WORKLOADS, type GetWorkload, getPlans, planTargets, writeDetailPaths } from "./lib/get-workloads";
 import { readFoods, shuffledFoodNumbers } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir, track } from "./lib/processes";
 import { printTable } from "./lib/report";
-import { benchCacheDir, startFoodapi } from "./lib/servers";
+import { benchCacheDir } from "./lib/servers";
 import {
   INPROCESS_EDEN_EVERY,
   INPROCESS_REQUESTS_PER_ROUND,
@@ -68,23 +68,15 @@ async function measureAll() {
   const plans = getPlans(file);
   const targets = {} as Spec["targets"];
   for (const name of GET_WORKLOADS) {
-    const acceptEncoding = plans[name].client({ key: "" }).env?.BENCH_ACCEPT_ENCODING;
+    const { acceptEncoding } = plans[name];
     targets[name] = { paths: planTargets(plans[name], foods), ...(acceptEncoding ? { acceptEncoding } : {}) };
   }
   // The floor's answers from a foodapi of its own, whose data directory (and key) the in-process foodapi
   // then opens: stopped first, so that only one process serves it.
   const answersDir = join(inputs, "answers");
   mkdirSync(answersDir);
-  process.stderr.write("bench: the floor's prepared answers, from a running foodapi ... ");
-  const source = await startFoodapi(BINARY, ["--workers", "1"]);
-  let floorKey: string;
-  try {
-    const requests = workloads.flatMap((name) => targets[name].paths.map((target) => ({ method: "GET" as const, target, coding: plans[name].coding })));
-    floorKey = (await gatherFloorAnswers(source, requests, answersDir)).key;
-  } finally {
-    await source.stop();
-  }
-  process.stderr.write("done\n");
+  const requests = workloads.flatMap((name) => targets[name].paths.map((target) => ({ method: "GET" as const, target, coding: plans[name].coding })));
+  const { key: floorKey, source } = await floorAnswersFrom(BINARY, requests, answersDir);
   const spec: Spec = { targets, foodapi: { dataDir: source.dataDir, cacheDir: benchCacheDir(BINARY), key: source.key }, floor: { answersDir, key: floorKey } };
   const specFile = join(inputs, "spec.json");
   writeFileSync(specFile, JSON.stringify(spec));

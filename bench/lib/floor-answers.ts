@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/platform/security/tokens";
 import { answerKey, type Coding, type FloorIndex } from "./floor-index";
+import { startFoodapi } from "./servers";
 
 /**
  * The floor's prepared answers (bench/floor.ts), gathered from a running foodapi: the same bytes and headers
@@ -45,4 +46,21 @@ export async function gatherFloorAnswers(source: { url: string; key: string }, r
   writeFileSync(join(dir, "bodies.bin"), Buffer.concat(chunks));
   writeFileSync(join(dir, "index.json"), JSON.stringify(index));
   return { key };
+}
+
+/**
+ * The floor's answers to `requests`, gathered into `dir` from a foodapi (`binary`, one worker) started for
+ * it and stopped once they are written: the floor's key, and that foodapi's data directory and key (stopped,
+ * so another process may open it).
+ */
+export async function floorAnswersFrom(binary: string, requests: FloorRequest[], dir: string): Promise<{ key: string; source: { dataDir: string; key: string } }> {
+  process.stderr.write(`bench: the floor's ${requests.length} prepared answers, from a running foodapi ... `);
+  const source = await startFoodapi(binary, ["--workers", "1"]);
+  try {
+    const { key } = await gatherFloorAnswers(source, requests, dir);
+    process.stderr.write("done\n");
+    return { key, source: { dataDir: source.dataDir, key: source.key } };
+  } finally {
+    await source.stop();
+  }
 }

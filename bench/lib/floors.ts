@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../test/helpers/paths";
-import { type FloorRequest, gatherFloorAnswers } from "./floor-answers";
+import { type FloorRequest, floorAnswersFrom } from "./floor-answers";
 import { answerKey, type FloorIndex } from "./floor-index";
 import { median, round } from "./numbers";
 import { tempDir } from "./processes";
 import { GET_WORKLOADS, type GetPlan, type GetWorkload, getPlans, planTargets, writeDetailPaths } from "./get-workloads";
 import { distinctRecipes, LINES_PER_RECIPE } from "./recipes";
-import { onServer, startCeiling, startFloor, startFoodapi } from "./servers";
+import { onServer, startCeiling, startFloor } from "./servers";
 import { ROUNDS, SECONDS, selectedWorkloads, THREADS } from "./settings";
 import { type Compared, compare, type Measurement, measureRotation, ratioWithRange, type WrkClient } from "./wrk";
 
@@ -73,15 +73,7 @@ export async function measureFloors(wrkPath: string, binary: string, foodNumbers
   if (workloads.some((w) => w.startsWith("analysis"))) for (const body of [repeated, ...recipes.slice(-ANALYSIS_SAMPLES + 1)]) requests.push({ method: "POST", target: ANALYZE_PATH, body, analysis: true });
   const answersDir = join(inputs, "answers");
   mkdirSync(answersDir);
-  process.stderr.write(`bench: the floor's ${requests.length} prepared answers, from a running foodapi ... `);
-  const source = await startFoodapi(binary, ["--workers", "1"]);
-  let floorKey: string;
-  try {
-    floorKey = (await gatherFloorAnswers(source, requests, answersDir)).key;
-  } finally {
-    await source.stop();
-  }
-  process.stderr.write("done\n");
+  const floorKey = (await floorAnswersFrom(binary, requests, answersDir)).key;
   const index = JSON.parse(readFileSync(join(answersDir, "index.json"), "utf8")) as FloorIndex;
   const lengths = new Map(index.answers.map((a) => [a.key, a.length]));
   /** The median size of the prepared answers to these requests (by floor-index.ts answerKey). */

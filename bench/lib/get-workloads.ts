@@ -24,7 +24,9 @@ export interface GetPlan {
   label: string;
   /** The path wrk is given: a fixed one, or a detail's with FOOD_NUMBER for the food. */
   path: string;
-  /** The coding the answer is sent in for this client's Accept-Encoding. */
+  /** The Accept-Encoding the client sends, if any. */
+  acceptEncoding?: string;
+  /** The coding the answer is sent in for that Accept-Encoding. */
   coding: Coding;
   /** The wrk client for a server with this key. */
   client: (server: { key: string }) => WrkClient;
@@ -45,14 +47,21 @@ export function planTargets(plan: GetPlan, foods: readonly string[]): string[] {
 
 /** The four plans, with the details' paths read from `detailsFile` (writeDetailPaths). */
 export function getPlans(detailsFile: string): Record<GetWorkload, GetPlan> {
-  const details = (acceptEncoding?: string) => (server: { key: string }): WrkClient => ({
-    script: join(ROOT, "bench/paths.lua"),
-    env: { BENCH_PATHS_FILE: detailsFile, BENCH_API_KEY: server.key, ...(acceptEncoding ? { BENCH_ACCEPT_ENCODING: acceptEncoding } : {}) },
+  /** Random details, sent with `acceptEncoding` (none: plain JSON), answered in `coding`. */
+  const details = (acceptEncoding: string | undefined, coding: Coding): GetPlan => ({
+    label: acceptEncoding ? `GET ${DETAIL_PATH} random, Accept-Encoding: ${acceptEncoding}` : `GET ${DETAIL_PATH} random (${DETAIL_FOODS} foods)`,
+    path: DETAIL_PATH,
+    ...(acceptEncoding ? { acceptEncoding } : {}),
+    coding,
+    client: (server) => ({
+      script: join(ROOT, "bench/paths.lua"),
+      env: { BENCH_PATHS_FILE: detailsFile, BENCH_API_KEY: server.key, ...(acceptEncoding ? { BENCH_ACCEPT_ENCODING: acceptEncoding } : {}) },
+    }),
   });
   return {
     search: { label: "search q=chicken&limit=20", path: SEARCH_PATH, coding: "identity", client: (server) => ({ headers: [`X-API-Key: ${server.key}`] }) },
-    detail: { label: `GET ${DETAIL_PATH} random (${DETAIL_FOODS} foods)`, path: DETAIL_PATH, coding: "identity", client: details() },
-    detailGzip: { label: `GET ${DETAIL_PATH} random, Accept-Encoding: gzip`, path: DETAIL_PATH, coding: "gzip", client: details("gzip") },
-    detailZstd: { label: `GET ${DETAIL_PATH} random, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, path: DETAIL_PATH, coding: "zstd", client: details(BROWSER_ACCEPT_ENCODING) },
+    detail: details(undefined, "identity"),
+    detailGzip: details("gzip", "gzip"),
+    detailZstd: details(BROWSER_ACCEPT_ENCODING, "zstd"),
   };
 }
