@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { ContractViolation, contractOf, createAjv, validatorAt } from "../helpers/contract";
-import { rawFetch, registerFoodApiServer } from "../helpers/contract-fetch";
+import { forgetFoodApiServer, rawFetch, registerFoodApiServer } from "../helpers/contract-fetch";
 import { createTestApp, documentOf } from "../helpers/test-app";
+import { startServer } from "../helpers/binary";
 
 /**
  * The contract check itself (helpers/contract.ts): every response the other tests see goes through it, so
@@ -117,6 +118,21 @@ describe("the contract check is wired into every response the tests see", () => 
     }
   });
 
+  test("a stopped foodapi server's port is no longer checked: another server given that port answers as itself", async () => {
+    // One bun test process runs every file: a port the kernel gives again after a server stopped must not
+    // carry the stopped server's contract (a bench stand-in answering "ok" failed its /healthz poll so).
+    const server = await startServer();
+    const port = new URL(server.url).port;
+    await server.stop();
+    const other = Bun.serve({ hostname: "127.0.0.1", port: Number(port), fetch: () => new Response("ok") });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect([answer.status, await answer.text()]).toEqual([200, "ok"]);
+    } finally {
+      other.stop(true);
+    }
+  });
+
   test("over HTTP: fetch to a registered foodapi server (preloaded by bunfig.toml)", async () => {
     expect(globalThis.fetch).not.toBe(rawFetch);
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => json(200, { status: "fine" }) });
@@ -128,6 +144,7 @@ describe("the contract check is wired into every response the tests see", () => 
       expect(String(await fetch(`${url}/healthz`).then(() => "accepted", (e: Error) => e))).toContain("GET /healthz answered 200: body is not valid");
       expect((await rawFetch(`${url}/healthz`)).status).toBe(200);
     } finally {
+      forgetFoodApiServer(`http://127.0.0.1:${server.port}`);
       server.stop(true);
     }
   });

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { registerFoodApiServer } from "./contract-fetch";
+import { forgetFoodApiServer, registerFoodApiServer } from "./contract-fetch";
 import { forgetChild, trackChild } from "./hygiene";
 import { BINARY_PATH, ROOT } from "./paths";
 import { spawnListening } from "./listening";
@@ -93,6 +93,8 @@ export async function startServer(
     { cwd, env: { ...baseEnv(), ...options.env }, stdout: "pipe", timeoutMs: 10_000, what: "the server", track: trackChild },
   );
   registerFoodApiServer(url, options.env);
+  // However the process ends (stopped, killed by a test, crashed), its port may be given to another server.
+  void child.exited.then(() => forgetFoodApiServer(url));
   const completeLines = (text: string) => text.slice(0, text.lastIndexOf("\n") + 1).split("\n").filter(Boolean);
   return {
     url,

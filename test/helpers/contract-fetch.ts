@@ -12,9 +12,17 @@ export const rawFetch: typeof fetch = globalThis.fetch;
 /** The servers' origins, each with the environment it was started with. */
 const foodApiServers = new Map<string, Record<string, string>>();
 
-/** Every response from this server (`http://127.0.0.1:port`) is checked from now on. */
+/**
+ * Every response from this server (`http://127.0.0.1:port`) is checked from now on, until `forgetFoodApiServer`:
+ * every test file runs in one process, and the kernel may give a stopped server's port to another server.
+ */
 export function registerFoodApiServer(url: string, env: Record<string, string> = {}): void {
   foodApiServers.set(new URL(url).origin, env);
+}
+
+/** The server at this origin has stopped: whatever answers there next is not checked. */
+export function forgetFoodApiServer(url: string): void {
+  foodApiServers.delete(new URL(url).origin);
 }
 
 const served = new Map<string, Promise<Contract>>();
