@@ -11,7 +11,6 @@ import { within } from "../../test/helpers/wait";
 
 const children = new Set<Subprocess>();
 const tempDirs: string[] = [];
-let cleanedUp = false;
 
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -25,16 +24,19 @@ export function track<T extends Subprocess>(child: T): T {
   return child;
 }
 
+/**
+ * Kills every process tracked and removes every directory made since the last call: it may be called again
+ * (test files share one process, and each cleans up what it made), and on exit after a signal's call.
+ */
 export function cleanup() {
-  if (cleanedUp) return;
-  cleanedUp = true;
   for (const child of children) {
     for (const pid of descendants(child.pid)) killPid(pid, "SIGKILL");
     try {
       child.kill("SIGKILL");
     } catch {}
   }
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  children.clear();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** SIGINT and SIGTERM stop every process started and exit 130. */
