@@ -5,6 +5,7 @@ import { ROOT } from "../../test/helpers/paths";
 import { pollUntil } from "../../test/helpers/wait";
 import { cleanEnv, stopProcessTree, tempDir, track } from "./processes";
 import { HOST, SERVER_LIMIT_FLAGS, START_LIMIT_MS } from "./settings";
+import type { ProbeWay } from "./syscall-probe";
 
 /** foodapi or a ceiling server, started for one measurement. */
 export interface Server {
@@ -170,6 +171,12 @@ export async function coldStartTimes(binary: string, extraArgs: string[], dataDi
 /** The same, to the first 200 on /healthz alone. */
 export async function coldStartMs(binary: string, extraArgs: string[], dataDir?: string): Promise<number> {
   return (await coldStartTimes(binary, extraArgs, dataDir)).ms;
+}
+
+/** bench/syscall-server.ts sending the bodies in `dir` (bench/lib/syscall-probe.ts) the way `way` says. */
+export async function startSyscallServer(way: ProbeWay, dir: string): Promise<Server> {
+  const { child, url } = await startListening([BUN, join(ROOT, "bench/syscall-server.ts"), way, dir], `syscall-server (${way})`);
+  return { url, pid: child.pid, dataDir: "", stop: () => stopProcessTree(child) };
 }
 
 /** bench/floor.ts serving the prepared answers in `answersDir` (bench/lib/floor-answers.ts), accepting `key`. */

@@ -29,6 +29,8 @@ export const INPROCESS_WARM_ROUNDS = 10;
 export const INPROCESS_REQUESTS_PER_ROUND = 5000;
 /** About what a server answers between two young collections (100 ms) at in-process rates: an eden collection that often. */
 export const INPROCESS_EDEN_EVERY = 3000;
+/** bench/syscall-cost.ts: each way's slice of a round (BENCH_ROUNDS rounds), in seconds. */
+export const SYSCALL_SLICE_SECONDS = 2;
 /**
  * bench/ab.ts with BENCH_AB_FREE_LIMIT (`100/1h`, as `--free-limit` takes it): every server's key gets that
  * quota, which the warm-up spends, so the rounds measure refusals (429s) rather than answers.

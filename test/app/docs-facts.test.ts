@@ -36,7 +36,9 @@ import {
   INPROCESS_REQUESTS_PER_ROUND,
   INPROCESS_ROUNDS,
   INPROCESS_WARM_ROUNDS,
+  SYSCALL_SLICE_SECONDS,
 } from "../../bench/lib/settings";
+import { PROBE_BODIES, PROBE_LONGEST, PROBE_SHORTEST } from "../../bench/lib/syscall-probe";
 import { lineOf, userDocs } from "../helpers/docs";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
 
@@ -107,6 +109,12 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
   },
   { what: "bench/in-process.ts's eden collections", patterns: [/an\s+eden\s+collection\s+every\s+(\d+(?:,\d{3})*)\s+requests\s+stands/], expected: [INPROCESS_EDEN_EVERY] },
   { what: "bench/in-process.ts's processes", patterns: [/`BENCH_INPROCESS_RUNS`\s+processes,\s+(\d+)\)/], expected: [INPROCESS_DEFAULT_RUNS] },
+  {
+    what: "bench/syscall-cost.ts's bodies",
+    patterns: [/the\s+same\s+(\d+(?:,\d{3})*)\s+JSON\s+bodies\s+of\s+(\d+)-(\d+)\s+KB/],
+    expected: [PROBE_BODIES, PROBE_SHORTEST / 1000, PROBE_LONGEST / 1000],
+  },
+  { what: "bench/syscall-cost.ts's slices", patterns: [/`BENCH_ROUNDS`\s+rounds\s+of\s+(\d+)\s+s\)/], expected: [SYSCALL_SLICE_SECONDS] },
   { what: "the packed answers' frames", patterns: [/packed in (\d+) MB zstd frames/, /\((\d+) MB zstd frames/], expected: [FRAME_BYTES / MIB] },
 ];
 
