@@ -77,6 +77,7 @@ export function startHttpServer(options: HttpServerOptions): Server<undefined> {
       facts.received = received;
       const head = readHead(received);
       facts.clientIpHeaderValue = head.clientIp;
+      facts.peerNeeded = options.log !== undefined && head.clientIp === null;
       facts.head = head.values;
       // Known before the app answers, so that an answer can be built with it (cached-response.ts).
       facts.requestId = requestIdFor(head.values["x-request-id"]);

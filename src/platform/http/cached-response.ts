@@ -1,7 +1,7 @@
 import { type EncodedAnswer, negotiate, perRequestJson } from "./content-encoding";
 import { entityTag, etagBase, ifNoneMatchHits } from "./etag";
 import { JSON_CONTENT_TYPE } from "./errors";
-import { headerOf, requestFacts } from "./request-context";
+import { askPeerEarly, headerOf, requestFacts } from "./request-context";
 
 /**
  * The data routes' successful answers: SR28 never changes within a build, so every 200 is cacheable by
@@ -48,7 +48,11 @@ function cachedResponse(request: Request, answer: EncodedAnswer | string, header
   else {
     headers["content-type"] = contentType;
     if (coding !== "identity") headers["content-encoding"] = coding;
-    response = new Response(form.body(), { headers });
+    const body = form.body();
+    // The body may have just been read from a file (a plain detail's pread): the peer's address, another
+    // kernel entry the log makes anyway, is asked next to it rather than once the response is built.
+    askPeerEarly(facts);
+    response = new Response(body, { headers });
   }
   facts.requestIdSent = facts.requestId !== undefined;
   return response;
