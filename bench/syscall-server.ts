@@ -7,8 +7,9 @@
  * Usage: bun bench/syscall-server.ts WAY DIR   (DIR holds bodies.bin and index.json; SYSCALL_PORT=0 picks a free port)
  * Prints "syscall-server listening on http://127.0.0.1:PORT (WAY)" on stderr; SIGTERM/SIGINT stop it.
  */
-import { openSync, readFileSync, readSync } from "node:fs";
+import { openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readInto } from "../src/catalog/answer-file";
 import { isProbeWay, probeBodyOf, readProbeIndex } from "./lib/syscall-probe";
 
 const [way, dir] = process.argv.slice(2);
@@ -21,20 +22,17 @@ const file = join(dir, "bodies.bin");
 const heap = way === "memory" || way === "peer" ? new Uint8Array(readFileSync(file)) : undefined;
 const mapped = way === "mapped" ? Bun.mmap(file, { shared: false }) : undefined;
 const fd = way === "pread" ? openSync(file, "r") : -1;
-const buffer = new Uint8Array(64 * 1024);
+const buffer = new Uint8Array(new ArrayBuffer(64 * 1024));
 const headers = { "content-type": "application/json; charset=utf-8" };
 
 /** The body's bytes, as this way gets them: a Response copies them when it is made, so one buffer serves every read. */
 function bytesOf(offset: number, length: number): Uint8Array {
   if (heap) return heap.subarray(offset, offset + length);
   if (mapped) return mapped.subarray(offset, offset + length);
-  let done = 0;
-  while (done < length) {
-    const got = readSync(fd, buffer, done, length - done, offset + done);
-    if (got === 0) throw new Error(`syscall-server: ${file} ends before body ${offset}+${length}`);
-    done += got;
-  }
-  return buffer.subarray(0, length);
+  // As foodapi reads a plain detail (src/catalog/answer-file.ts).
+  const read = readInto(fd, buffer, offset, length);
+  if (read.byteLength < length) throw new Error(`syscall-server: ${file} ends before body ${offset}+${length}`);
+  return read;
 }
 
 let answered = 0;

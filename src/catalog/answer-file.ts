@@ -66,7 +66,7 @@ function checkedHeader(fd: number, path: string): { count: number } {
 const entryIn = (entryOf: Int32Array, foodId: number): number => (foodId >= 0 && foodId < SLOTS ? entryOf[foodId]! - 1 : -1);
 
 /** `length` bytes of `fd` at `offset` read into the start of `buffer` (pread until done or the file's end): the part read. */
-function readInto(fd: number, buffer: Uint8Array<ArrayBuffer>, offset: number, length: number): Uint8Array<ArrayBuffer> {
+export function readInto(fd: number, buffer: Uint8Array<ArrayBuffer>, offset: number, length: number): Uint8Array<ArrayBuffer> {
   let done = 0;
   while (done < length) {
     const got = readSync(fd, buffer, done, length - done, offset + done);
