@@ -7,7 +7,7 @@
  * 2. Start times, exec to the first 200 on /healthz, fresh data directory each time, median of 5: first start
  *    (a fresh --cache-dir each time: the embedded catalog is expanded into it), then later starts ("cold
  *    start", the bench's cache directory, where one unmeasured start expanded it), by default and with
- *    `--workers 1`.
+ *    `--workers 1`; each default later start right after one of the start's ceiling (bench/start-ceiling.ts).
  * 3. SR28 import time: bench/import (median of BENCH_IMPORT_RUNS, default 3).
  * 4. Typical response sizes from a running server; each workload's ceiling (bench/ceiling.ts) answers with a
  *    body of that size and is driven by the same wrk client as the workload (path, key header, Lua script).
@@ -34,20 +34,22 @@
  *
  * Settings: BENCH_SECONDS (10 per workload), BENCH_WARMUP_SECONDS (2, unmeasured, before each), BENCH_IMPORT_RUNS (3),
  * BENCH_BINARY (dist/foodapi), BENCH_ONLY=floor (only step 7, into bench/results-floor.json), BENCH_WORKLOADS
- * (which of step 7's workloads, comma-separated), BENCH_ONLY=workers (only step 8, into bench/results-workers.json).
+ * (which of step 7's workloads, comma-separated), BENCH_ONLY=workers (only step 8, into bench/results-workers.json),
+ * BENCH_ONLY=starts (only step 2, into bench/results-starts.json).
  * Loopback only; every load is bounded by wrk's duration and a hard timeout.
  */
 import { copyFileSync, statSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ROOT } from "../test/helpers/paths";
 import { bodyBytes, importTime, trialToken } from "./lib/figures";
 import { floorTable, measureFloors, selectedFloorWorkloads } from "./lib/floors";
 import { type Food, mixPaths, nutrientMixPaths, readFoods, readNutrientValues, shuffledFoodNumbers } from "./lib/inputs";
 import { median, round } from "./lib/numbers";
+import { pageTouchCost } from "./lib/page-touch";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
-import { type Figures, printTable, report, type Starts } from "./lib/report";
-import { benchCacheDir, coldStartMs, coldStartTimes, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
+import { type Figures, printTable, report, type Starts, type StartTimes } from "./lib/report";
+import { benchCacheDir, coldStartMs, coldStartTimes, compileStartCeiling, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
 import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
 import { measureWorkersMemory, type PathFiles, workersMemoryTables } from "./lib/workers-memory";
@@ -55,16 +57,24 @@ import { ensureWrk, type Interleaved, measure, measureInterleaved, measureTogeth
 
 cleanUpOnSignals();
 
-/** `runs` start times (ms) of `binary serve ...args` and their median. */
-async function starts(binary: string, runs: number, args: () => string[], dataDir?: string): Promise<Starts> {
+/**
+ * `runs` start times (ms) of `binary serve ...args` and their median; with `ceiling` (compileStartCeiling),
+ * each one right after a start of the bare compiled server, so that both see the machine in the same state.
+ */
+async function starts(binary: string, runs: number, args: () => string[], dataDir?: string): Promise<Starts>;
+async function starts(binary: string, runs: number, args: () => string[], dataDir: string, ceiling: string): Promise<Starts & { ceiling: StartTimes }>;
+async function starts(binary: string, runs: number, args: () => string[], dataDir?: string, ceiling?: string): Promise<Starts & { ceiling?: StartTimes }> {
   const runsMs: number[] = [];
   const everyRouteMs: number[] = [];
+  const ceilingMs: number[] = [];
   for (let i = 0; i < runs; i++) {
+    if (ceiling !== undefined) ceilingMs.push(round((await coldStartTimes(ceiling, [])).ms, 1));
     const times = await coldStartTimes(binary, args(), dataDir);
     runsMs.push(round(times.ms, 1));
     everyRouteMs.push(round(times.everyRouteMs, 1));
   }
-  return { runsMs, medianMs: round(median(runsMs), 1), everyRoute: { runsMs: everyRouteMs, medianMs: round(median(everyRouteMs), 1) } };
+  const measured = { runsMs, medianMs: round(median(runsMs), 1), everyRoute: { runsMs: everyRouteMs, medianMs: round(median(everyRouteMs), 1) } };
+  return ceiling === undefined ? measured : { ...measured, ceiling: { runsMs: ceilingMs, medianMs: round(median(ceilingMs), 1) } };
 }
 
 /** The 1,000-query mix and every food's detail (in the fixed shuffled order), one path a line for bench/paths.lua. */
@@ -76,6 +86,37 @@ function writePathFiles(foods: Food[]): PathFiles & { paths: string[]; foodNumbe
   writeFileSync(files.mix, paths.join("\n") + "\n");
   writeFileSync(files.detail, foodNumbers.map((n) => `/v1/foods/${n}`).join("\n") + "\n");
   return { ...files, paths, foodNumbers };
+}
+
+/** `serve` as shipped runs one worker per core; every "one worker" figure runs it so. */
+const oneWorkerArgs = ["--workers", "1"];
+
+/** Step 2: the first start, the later starts (with the start's ceiling beside the default's), and a start making a new data directory. */
+async function measureStarts(binary: string) {
+  // The machine's state for starts, as the ceilings' CPU a request is for the loads: a fresh page's price.
+  const pageTouch = pageTouchCost();
+  console.error(`bench: a fresh page's first write ${pageTouch.faultedMicros} µs (mapped ahead ${pageTouch.populatedMicros}, again ${pageTouch.againMicros})`);
+  // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
+  Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
+  // First start: a fresh cache directory each time, so the catalog is expanded into it every time.
+  const firstStart = await starts(binary, COLD_START_RUNS, () => ["--cache-dir", tempDir("foodapi-bench-cache-")]);
+  console.error(`bench: first start (expansion included) ${firstStart.runsMs.join(", ")} ms (median ${firstStart.medianMs})`);
+  // Every later start, and every workload's server, uses the bench's own cache directory; this start expands
+  // the catalog there, unmeasured, so that no measured one does (nor shows its peak memory).
+  // It also makes the data directory every later start reopens, as a restart of a server does.
+  const laterArgs = ["--cache-dir", benchCacheDir(binary)];
+  const laterDataDir = tempDir("foodapi-bench-cold-");
+  await coldStartMs(binary, laterArgs, laterDataDir);
+  // Each after a start of the bare compiled server: what the machine charges for starting a compiled Bun.
+  const coldStart = await starts(binary, COLD_START_RUNS, () => laterArgs, laterDataDir, compileStartCeiling());
+  console.error(`bench: cold start ${coldStart.runsMs.join(", ")} ms (median ${coldStart.medianMs}; every route ${coldStart.everyRoute.medianMs})`);
+  console.error(`bench: the start's ceiling (bench/start-ceiling.ts, compiled) ${coldStart.ceiling.runsMs.join(", ")} ms (median ${coldStart.ceiling.medianMs})`);
+  const coldStartOneWorker = { ...(await starts(binary, COLD_START_RUNS, () => [...oneWorkerArgs, ...laterArgs], laterDataDir)), args: oneWorkerArgs };
+  console.error(`bench: cold start --workers 1: ${coldStartOneWorker.runsMs.join(", ")} ms (median ${coldStartOneWorker.medianMs}; every route ${coldStartOneWorker.everyRoute.medianMs})`);
+  // A start that makes a new data directory (its state database, with the fsyncs that makes it durable).
+  const coldStartNewData = { ...(await starts(binary, COLD_START_RUNS, () => [...oneWorkerArgs, ...laterArgs])), args: oneWorkerArgs };
+  console.error(`bench: cold start --workers 1, new data directory: ${coldStartNewData.runsMs.join(", ")} ms (median ${coldStartNewData.medianMs})`);
+  return { pageTouch, firstStart, coldStart, coldStartOneWorker, coldStartNewData };
 }
 
 async function main() {
@@ -109,28 +150,15 @@ async function main() {
     console.log(`load average (1, 5, 15 min): ${workersMemory.loadAverage.before.join(", ")} before, ${workersMemory.loadAverage.after.join(", ")} after; the start before (the catalog expanded into a fresh cache directory) ${workersMemory.preparingStartMs} ms`);
     return;
   }
-  if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== "") throw new Error(`BENCH_ONLY: unknown ${process.env.BENCH_ONLY} (known: floor, workers)`);
+  // BENCH_ONLY=starts: only the starts, into bench/results-starts.json.
+  if (process.env.BENCH_ONLY === "starts") {
+    const startedAt = new Date().toISOString();
+    writeFileSync(join(ROOT, "bench/results-starts.json"), JSON.stringify({ startedAt, loadAverage: loadavg(), ...(await measureStarts(binary)) }, null, 2) + "\n");
+    return;
+  }
+  if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== "") throw new Error(`BENCH_ONLY: unknown ${process.env.BENCH_ONLY} (known: floor, workers, starts)`);
 
-  // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
-  Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
-  // First start: a fresh cache directory each time, so the catalog is expanded into it every time.
-  const firstStart = await starts(binary, COLD_START_RUNS, () => ["--cache-dir", tempDir("foodapi-bench-cache-")]);
-  console.error(`bench: first start (expansion included) ${firstStart.runsMs.join(", ")} ms (median ${firstStart.medianMs})`);
-  // Every later start, and every workload's server, uses the bench's own cache directory; this start expands
-  // the catalog there, unmeasured, so that no measured one does (nor shows its peak memory).
-  // It also makes the data directory every later start reopens, as a restart of a server does.
-  const laterArgs = ["--cache-dir", benchCacheDir(binary)];
-  const laterDataDir = tempDir("foodapi-bench-cold-");
-  await coldStartMs(binary, laterArgs, laterDataDir);
-  // `serve` as shipped (one worker per core), and with --workers 1, as every "one worker" figure below.
-  const oneWorkerArgs = ["--workers", "1"];
-  const coldStart = await starts(binary, COLD_START_RUNS, () => laterArgs, laterDataDir);
-  console.error(`bench: cold start ${coldStart.runsMs.join(", ")} ms (median ${coldStart.medianMs}; every route ${coldStart.everyRoute.medianMs})`);
-  const coldStartOneWorker = { ...(await starts(binary, COLD_START_RUNS, () => [...oneWorkerArgs, ...laterArgs], laterDataDir)), args: oneWorkerArgs };
-  console.error(`bench: cold start --workers 1: ${coldStartOneWorker.runsMs.join(", ")} ms (median ${coldStartOneWorker.medianMs}; every route ${coldStartOneWorker.everyRoute.medianMs})`);
-  // A start that makes a new data directory (its state database, with the fsyncs that makes it durable).
-  const coldStartNewData = { ...(await starts(binary, COLD_START_RUNS, () => [...oneWorkerArgs, ...laterArgs])), args: oneWorkerArgs };
-  console.error(`bench: cold start --workers 1, new data directory: ${coldStartNewData.runsMs.join(", ")} ms (median ${coldStartNewData.medianMs})`);
+  const { pageTouch, firstStart, coldStart, coldStartOneWorker, coldStartNewData } = await measureStarts(binary);
 
   const imported = await importTime();
 
@@ -301,6 +329,7 @@ async function main() {
     runStarted,
     wrkVersion: wrk,
     binary: { path: source, bytes: statSync(binary).size },
+    pageTouch,
     firstStart,
     coldStart,
     coldStartOneWorker,

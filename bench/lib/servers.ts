@@ -168,6 +168,21 @@ export async function coldStartTimes(binary: string, extraArgs: string[], dataDi
   }
 }
 
+/**
+ * bench/start-ceiling.ts compiled as build.sh compiles foodapi (a CommonJS bundle with its bytecode, minified),
+ * into a temporary directory: a binary `coldStartTimes` can time like foodapi's, for the start's ceiling.
+ */
+export function compileStartCeiling(): string {
+  const outfile = join(tempDir("foodapi-bench-start-ceiling-"), "start-ceiling");
+  const built = Bun.spawnSync([BUN, "build", join(ROOT, "bench/start-ceiling.ts"), "--compile", "--minify", "--bytecode", "--format=cjs", "--outfile", outfile], {
+    cwd: ROOT,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  if (built.exitCode !== 0) throw new Error(`start ceiling: bun build failed: ${built.stderr.toString().trim()}`);
+  return outfile;
+}
+
 /** The same, to the first 200 on /healthz alone. */
 export async function coldStartMs(binary: string, extraArgs: string[], dataDir?: string): Promise<number> {
   return (await coldStartTimes(binary, extraArgs, dataDir)).ms;

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cleanup } from "../../bench/lib/processes";
-import { coldStartMs } from "../../bench/lib/servers";
+import { coldStartMs, coldStartTimes, compileStartCeiling } from "../../bench/lib/servers";
 
 // bench/run times starts (bench/lib/servers.ts coldStartMs). A first start expands the catalog, which a
 // machine busy with other work stretches: a slow start is a figure to report against its target, not a
@@ -42,3 +42,16 @@ test("a start that takes 5.5 s is timed, not failed", async () => {
 test("a server that exits before answering fails the start, saying so", async () => {
   await expect(coldStartMs(fakeServer("exits", 100, 3), ["--cache-dir", "x"])).rejects.toThrow("start: server exited with 3 (serve --cache-dir x)");
 }, 40_000);
+
+// The start's ceiling is timed beside every default later start: the bare server compiled as foodapi is must
+// answer both routes a start is timed to, as foodapi's arguments give them, and stop with the harness.
+test("the start's ceiling compiles, and its start is timed to both routes like foodapi's", async () => {
+  const ceiling = compileStartCeiling();
+  const times = await coldStartTimes(ceiling, ["--cache-dir", join(dir, "unused")]);
+  expect(times.ms).toBeGreaterThan(0);
+  expect(times.everyRouteMs).toBeGreaterThanOrEqual(times.ms);
+  expect(times.ms).toBeLessThan(30_000);
+  // Stopped once timed: no process of it is left.
+  const left = Bun.spawnSync(["pgrep", "-f", ceiling]).stdout.toString().trim();
+  expect(left).toBe("");
+}, 60_000);
