@@ -3,7 +3,7 @@ import { edenGC, fullGC, heapSize } from "bun:jsc";
 /** How often the young generation is collected while requests arrive. */
 const YOUNG_COLLECTION_INTERVAL_MS = 100;
 /** How far the heap may grow past its size after the last whole collection before the next one. */
-export const OLD_GROWTH_BYTES = 32 * 1024 * 1024;
+export const OLD_GROWTH_BYTES = 16 * 1024 * 1024;
 
 export interface YoungCollection {
   /** Notes an answered request: the next tick collects. */
@@ -30,8 +30,8 @@ const JSC_WHOLE: WholeCollection = { heapBytes: heapSize, collect: fullGC, growt
  * under load, and that headroom is what took the nutrient mix of `bench/run` past its memory target. A
  * request's garbage dies young, so an eden collection (only what was allocated since the last one) every
  * 100 ms is small: it costs no throughput, collecting a little at a time rather than a lot (figures:
- * docs/performance.md). What survives a few of them (cache entries pushed out later) waits for a whole
- * collection, and JavaScriptCore counts the catalog's mapped answers file (~180 MB, catalog/answer-file.ts)
+ * docs/performance.md). What survives one (the objects of requests in flight, cache entries pushed out
+ * later) waits for a whole collection, and JavaScriptCore counts the catalog's mapped answers file (~180 MB, catalog/answer-file.ts)
  * as live heap when it decides when that is: left alone, it let that garbage grow by the file's size. Bun
  * offers no runtime setting for the thresholds themselves (`BUN_JSC_*` variables are read at start, and the
  * first process is the one a user starts).
