@@ -31,7 +31,7 @@ fi
 sha256sum dist/catalog.sqlite | cut -c1-16 > dist/catalog.id
 # The binary embeds the catalog compressed, without its detail answers, and the answers file packed
 # (scripts/compress-catalog.ts); packed again only when the catalog or the packing changed.
-if [ ! -f dist/catalog.answers.zst ] || [ -n "$(find dist/catalog.sqlite scripts/compress-catalog.ts src/catalog/answer-file.ts src/catalog/answer-pack.ts -newer dist/catalog.answers.zst 2>/dev/null | head -1)" ]; then
+if [ ! -f dist/catalog.answers.zst ] || [ -n "$(find dist/catalog.sqlite scripts/compress-catalog.ts src/catalog/answer-file.ts src/catalog/frame-pack.ts -newer dist/catalog.answers.zst 2>/dev/null | head -1)" ]; then
   "$BUN" scripts/compress-catalog.ts dist/catalog.sqlite dist/catalog.sqlite.zst dist/catalog.answers.zst
 fi
 

@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ANSWER_FILE_SUFFIX, writeAnswerFile } from "./answer-file";
-import { unpackAnswers } from "./answer-pack";
+import { unpackFrames } from "./frame-pack";
 import { createFileBeside } from "../platform/storage/file-beside";
 
 /** The two files a served catalog is read from: its SQLite database and its answers file (answer-file.ts). */
@@ -12,8 +12,8 @@ export interface CatalogFiles {
 }
 
 /**
- * Expands the files embedded in the binary (`embedded`: the catalog, zstd-compressed without its detail
- * answers, and the packed answers file, answer-pack.ts) into `cacheDir` as `catalog-<id>.sqlite` and
+ * Expands the files embedded in the binary (`embedded`: the catalog without its detail answers and the
+ * answers file, each packed in zstd frames, frame-pack.ts) into `cacheDir` as `catalog-<id>.sqlite` and
  * `catalog-<id>.v<N>.answers`, each unless it is there already. Nothing is computed: both were made at
  * build time (scripts/compress-catalog.ts), so the first start only inflates and writes.
  * Several processes may race to do it: each writes its own partial file (in a private directory beside the
@@ -25,9 +25,9 @@ export async function expandCatalog(embedded: CatalogFiles, id: string, cacheDir
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const files = { catalog: join(cacheDir, catalogFileName(id)), answers: join(cacheDir, answersFileName(id)) };
   // Bun.file: node:fs cannot open a file inside the binary.
-  if (!existsSync(files.answers)) await writeInPlace(files.answers, (path) => unpackAnswers(Bun.file(embedded.answers), path));
-  if (!existsSync(files.catalog)) await writeInPlace(files.catalog, async (path) => writeAll(path, Bun.zstdDecompressSync(await Bun.file(embedded.catalog).bytes())));
-  // The compressed and inflated buffers (~80 MB) would otherwise stay resident in the server that expanded them.
+  if (!existsSync(files.answers)) await writeInPlace(files.answers, (path) => unpackFrames(Bun.file(embedded.answers), path));
+  if (!existsSync(files.catalog)) await writeInPlace(files.catalog, (path) => unpackFrames(Bun.file(embedded.catalog), path));
+  // What the eden collections between frames promoted would otherwise stay resident in the server that expanded them.
   Bun.gc(true);
   // Copies from earlier builds are dead weight; a process still reading one keeps it open until it exits.
   // (The private directories of expansions killed midway went when this one's were made:
@@ -90,15 +90,6 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
 function abandoned(path: string): boolean {
   const found = lstatSync(path, { throwIfNoEntry: false });
   return found !== undefined && found.isFile() && Date.now() - found.mtimeMs > ABANDONED_AFTER_MS;
-}
-
-function writeAll(path: string, bytes: Uint8Array): void {
-  const fd = openSync(path, "r+");
-  try {
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function catalogFileName(id: string): string {

@@ -8,7 +8,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../src/accounts/pas
 import { EMAIL_MAX_LENGTH } from "../../src/accounts/email";
 import { ERRORS } from "../../src/app/error-catalog";
 import { STORE_CALL_DEADLINE_MS } from "../../src/app/state/postgres-state";
-import { FRAME_BYTES } from "../../src/catalog/answer-pack";
+import { FRAME_BYTES } from "../../src/catalog/frame-pack";
 import { expandCatalog } from "../../src/catalog/catalog-expand";
 import { GRAMS_MAX, LOOKUP_MAX_FOODS, NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../../src/catalog/model";
 import { COMMANDS } from "../../src/cli/commands";
