@@ -10,6 +10,7 @@
  * pages already there: what the loop itself costs). Linux only.
  */
 import { dlopen, FFIType, type Pointer, toArrayBuffer } from "bun:ffi";
+import { median, round } from "./numbers";
 
 const PAGE = 4096;
 const PROT_READ_WRITE = 0x1 | 0x2;
@@ -63,6 +64,6 @@ export function pageTouchCost(megabytes = 16, runs = 3): PageTouchCost {
   } finally {
     libc.close();
   }
-  const middle = (pick: (p: PageTouchCost) => number) => Number(passes.map(pick).sort((a, b) => a - b)[Math.floor(passes.length / 2)]!.toFixed(3));
+  const middle = (pick: (p: PageTouchCost) => number) => round(median(passes.map(pick)), 3);
   return { faultedMicros: middle((p) => p.faultedMicros), populatedMicros: middle((p) => p.populatedMicros), againMicros: middle((p) => p.againMicros) };
 }

@@ -115,7 +115,7 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
     expected: [PROBE_BODIES, PROBE_SHORTEST / 1000, PROBE_LONGEST / 1000],
   },
   { what: "bench/syscall-cost.ts's slices", patterns: [/`BENCH_ROUNDS`\s+rounds\s+of\s+(\d+)\s+s\)/], expected: [SYSCALL_SLICE_SECONDS] },
-  { what: "the packed answers' frames", patterns: [/packed in (\d+) MB zstd frames/, /\((\d+) MB zstd frames/], expected: [FRAME_BYTES / MIB] },
+  { what: "the packed answers' frames", patterns: [/packed\s+in\s+(\d+)\s+MB\s+zstd\s+frames/, /\((\d+)\s+MB\s+zstd\s+frames/], expected: [FRAME_BYTES / MIB] },
 ];
 
 const WORDS: Record<string, string> = { a: "1", one: "1" };
