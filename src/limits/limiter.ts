@@ -24,6 +24,14 @@ import type { Grant, LimitStore } from "./store";
  * remembered refusal is as old, at worst, as what a lease already assumes. Small limits (wrong passwords,
  * sign-ins per client IP) are asked of the store every time, so that an operator's reset in another process
  * counts at once.
+ *
+ * With a store over the network (Redis, PostgreSQL) a grant takes a round trip, and every request that
+ * waits for one is answered later, from the store's callback rather than its own (docs/performance.md says
+ * what that costs). So a busy key's lease is topped up before it runs out: once half of its last grant is
+ * spent, the next is asked for in the background and added to it in the same slot. And a lease of more than
+ * one is asked for once per bucket at a time: the requests that find it spent while it is on its way wait
+ * for it rather than each asking for a lease of their own, which the store would count in full although
+ * one lease replaces the other.
  */
 export interface LimitResult {
   readonly allowed: boolean;
@@ -75,6 +83,8 @@ interface Lease {
   /** Requests counted in the window (by every process) when the lease was granted. */
   usedAtGrant: number;
   oldestSlot: number | null;
+  /** The size of its last grant: the next is asked for once half of it is spent (refillAhead). */
+  lastGrant: number;
 }
 
 /** Slots per window: one per second for short windows, sixty for long ones (a minute each for an hour). */
@@ -87,6 +97,8 @@ const RELEASE_INTERVAL_MS = 250;
 
 export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   const leases = new Map<string, Lease>();
+  // A grant of more than one request per bucket on its way from the store; settles once it is applied.
+  const granting = new Map<string, Promise<void>>();
   // Runs only while some lease holds unused requests, so an idle process (or a closed test app) has none.
   let releaseTimer: ReturnType<typeof setInterval> | undefined;
   const expired = (lease: Lease, now: number) => Math.floor(now / lease.slotMs) !== lease.slot || now - lease.grantedAt >= LEASE_TTL_MS;
@@ -124,14 +136,69 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
     const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
     return then(store.grant(bucket, spec.limit, slot, slots, slotMs, cost, unused, true), (grant: Grant) => {
       // Whatever happened, the lease's unused part went back with this grant: what is kept is spent, or a refusal.
-      const next: Lease = { slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot };
+      const next: Lease = { slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot, lastGrant: grant.granted };
       if (grant.granted > 0) leases.delete(bucket);
       else keep(bucket, spec, next);
       return result(spec, next, grant.granted > 0, now);
     });
   };
 
-  return {
+  const holdLeases = () => {
+    releaseTimer ??= setInterval(() => limiter.releaseLeases(), RELEASE_INTERVAL_MS).unref();
+  };
+
+  /** How many to ask for after `lease`: twice its last grant while it is fresh and plenty of quota is left for others, else one. */
+  const nextGrantSize = (spec: RateSpec, lease: Lease | undefined, now: number): number => {
+    const left = spec.limit - (lease?.usedAtGrant ?? 0);
+    return lease && lease.granted > 0 && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.lastGrant * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
+  };
+
+  /**
+   * Half of a busy lease's last grant spent: its next grant, asked for now and added to it when it comes, so
+   * that its requests never wait for the store. Should the lease be gone by then (spent some other way,
+   * expired, forgotten) or the slot have changed, the grant's requests go back at once.
+   */
+  const refillAhead = (bucket: string, spec: RateSpec, lease: Lease, now: number) => {
+    if (lease.lastGrant < 2 || lease.granted - lease.served > lease.lastGrant / 2 || granting.has(bucket)) return;
+    const wanted = nextGrantSize(spec, lease, now);
+    if (wanted < 2) return;
+    const add = (grant: Grant) => {
+      if (grant.granted === 0) return;
+      const at = clock();
+      if (leases.get(bucket) === lease && !expired(lease, at)) {
+        lease.granted += grant.granted;
+        lease.lastGrant = grant.granted;
+        lease.usedAtGrant = grant.used;
+        lease.oldestSlot = grant.oldestSlot;
+        lease.grantedAt = at;
+        holdLeases();
+      } else {
+        const released = store.release(bucket, lease.slot, grant.granted);
+        if (isPromise(released)) released.catch(() => {});
+      }
+    };
+    share(bucket, store.grant(bucket, spec.limit, lease.slot, slotsFor(spec), lease.slotMs, wanted, null), add);
+  };
+
+  /** A grant of more than one on its way: the bucket's other requests wait for it (`granting`) rather than ask for their own. */
+  const share = <T>(bucket: string, grant: MaybePromise<Grant>, apply: (grant: Grant) => T): MaybePromise<T> => {
+    if (!isPromise(grant)) return apply(grant);
+    const applied = grant.then(apply);
+    granting.set(
+      bucket,
+      applied.then(
+        () => {},
+        () => {},
+      ),
+    );
+    const done = () => {
+      granting.delete(bucket);
+    };
+    applied.then(done, done);
+    return applied;
+  };
+
+  const limiter: Limiter = {
     consume(bucket, spec, cost = 1) {
       const now = clock();
       const slots = slotsFor(spec);
@@ -143,22 +210,26 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       if (cost > 1) return consumeMany(bucket, spec, cost, now, slot, slots, slotMs, lease);
       if (lease && !expired(lease, now) && lease.served < lease.granted) {
         lease.served++;
+        refillAhead(bucket, spec, lease, now);
         return result(spec, lease, true, now);
       }
+      // A lease on its way: this request is served from it, or asks again once it has come.
+      const coming = granting.get(bucket);
+      if (coming) return coming.then(() => limiter.consume(bucket, spec, cost));
       const unused = lease && lease.served < lease.granted ? { slot: lease.slot, n: lease.granted - lease.served } : null;
-      // Double a lease that ran out while still fresh, as long as plenty of quota is left for others.
-      const left = spec.limit - (lease?.usedAtGrant ?? 0);
-      const wanted = lease && lease.granted > 0 && !expired(lease, now) && left >= LEASE_HEADROOM ? Math.min(lease.granted * 2, MAX_LEASE, Math.floor(left / 8)) : 1;
-      return then(store.grant(bucket, spec.limit, slot, slots, slotMs, wanted, unused), (grant: Grant) => {
+      const wanted = nextGrantSize(spec, lease, now);
+      const grant = store.grant(bucket, spec.limit, slot, slots, slotMs, wanted, unused);
+      const apply = (grant: Grant) => {
         const next: Lease = {
-          slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot,
+          slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot, lastGrant: grant.granted,
         };
-        // With a store over the network two grants of one bucket may overlap: the later lease replaces the
-        // earlier, whose unused part then stays counted. That errs on the safe side (counted, not served).
+        // Grants of one request each may still overlap (a light key's parallel requests): the later lease
+        // replaces the earlier, which had nothing left to serve.
         keep(bucket, spec, next);
-        if (grant.granted > 1) releaseTimer ??= setInterval(() => this.releaseLeases(), RELEASE_INTERVAL_MS).unref();
+        if (grant.granted > 1) holdLeases();
         return result(spec, next, grant.granted > 0, now);
-      });
+      };
+      return wanted > 1 ? share(bucket, grant, apply) : then(grant, apply);
     },
 
     forget(buckets) {
@@ -203,4 +274,5 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
       return leases.size;
     },
   };
+  return limiter;
 }

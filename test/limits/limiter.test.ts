@@ -45,6 +45,22 @@ function countingGrants(store: LimitStore): { store: LimitStore; grants: () => n
   return { store: counted, grants: () => grants };
 }
 
+/**
+ * The same store answering a macrotask later, as one over the network does whatever the backend under it
+ * (SQLite answers at once): a grant is then a promise, and what the limiter does meanwhile shows.
+ */
+function overTheNetwork(store: LimitStore): LimitStore {
+  const later = <T>(call: () => T | Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => Promise.resolve().then(call).then(resolve, reject), 0));
+  return {
+    grant: (...args) => later(() => store.grant(...args)),
+    release: (...args) => later(() => store.release(...args)),
+    forget: (buckets) => later(() => store.forget(buckets)),
+    sweep: (now, batch) => store.sweep(now, batch),
+  };
+}
+
+const isPending = (value: unknown): value is Promise<unknown> => value instanceof Promise;
+
 describe("the limiter", () => {
   test("never admits more than N in any window, across processes, under a hot key", async () => {
     let now = Date.parse("2026-05-01T00:00:00Z");
@@ -205,6 +221,60 @@ describe("the limiter", () => {
     expect(refusing.grants()).toBe(asked + 3);
     await limiters[1]!.forget(["failures:x"]);
     expect((await limiter.consume("failures:x", spec)).allowed).toBe(true);
+    await state.close();
+  });
+
+  test("a busy key's requests do not wait for the store: its lease is topped up before it runs out", async () => {
+    const now = Date.parse("2026-05-01T00:00:00Z");
+    const { state } = await twoProcesses(() => now);
+    const counting = countingGrants(overTheNetwork(state.stores.limits));
+    const limiter = createLimiter(counting.store, () => now);
+    const spec = { limit: 1_000_000, windowSeconds: 3600 };
+    let waited = 0;
+    let waitedOnceBusy = 0;
+    for (let i = 0; i < 12_000; i++) {
+      const result = limiter.consume("key:busy", spec);
+      if (isPending(result)) {
+        waited++;
+        if (i >= 6_000) waitedOnceBusy++;
+        expect((await result).allowed).toBe(true);
+      }
+      // Requests arrive over time: the event loop turns between them now and then, as it does in a server.
+      if (i % 12 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    // The lease grows from one request to its largest while the first requests wait, then never runs dry.
+    expect(waited).toBeGreaterThan(0);
+    expect(waitedOnceBusy).toBe(0);
+    // ~20 grants of up to 1,024 for 12,000 requests, not one per request.
+    expect(counting.grants()).toBeLessThan(30);
+    limiter.releaseLeases({ all: true });
+    await state.close();
+  });
+
+  test("requests that find a lease spent while the next is on its way share that grant, and nothing stays counted unserved", async () => {
+    const now = Date.parse("2026-05-01T00:00:00Z");
+    const { state, counted } = await twoProcesses(() => now);
+    const counting = countingGrants(overTheNetwork(state.stores.limits));
+    const limiter = createLimiter(counting.store, () => now);
+    const spec = { limit: 1_000_000, windowSeconds: 3600 };
+    let served = 0;
+    // A lease of some size first, then 200 requests at once (64 connections' worth, and more) with no turn
+    // of the event loop between them: the lease is spent and its next grant is on its way.
+    for (let i = 0; i < 40; i++) if ((await limiter.consume("key:burst", spec)).allowed) served++;
+    const asked = counting.grants();
+    const burst = Array.from({ length: 200 }, () => limiter.consume("key:burst", spec));
+    expect(burst.filter(isPending).length).toBeGreaterThan(100);
+    for (const result of await Promise.all(burst)) if (result.allowed) served++;
+    expect(served).toBe(240);
+    // Leases grow by doubling, so a few grants in all, not one for each waiting request.
+    expect(counting.grants() - asked).toBeLessThanOrEqual(6);
+    limiter.releaseLeases({ all: true });
+    // What was counted and not served went back (a moment later, over the network): the count is what was served.
+    const settled = await pollUntil(async () => ((await counted("key:burst", spec, now)) === served ? true : undefined), {
+      ms: 2000,
+      what: `the count of key:burst at the ${served} requests served`,
+    });
+    expect(settled).toBe(true);
     await state.close();
   });
 });
