@@ -14,6 +14,13 @@ const KEY_RECORD_BYTES = 128;
  */
 export const KEY_CACHE_TTL_MS = 1000;
 /**
+ * A key in use is asked of the store again in the background once its cached answer is this old, and served
+ * from the cache meanwhile: a busy key's requests never wait for the store (with PostgreSQL, a round trip
+ * each for every request in flight when the answer expired), and the bound above still holds, since a
+ * refreshed answer counts from when it was asked for.
+ */
+const KEY_REFRESH_AFTER_MS = (KEY_CACHE_TTL_MS * 3) / 4;
+/**
  * When a revoked key (or a deleted account's) stops working, in the documentation's words. The signal
  * reaches every process on one data directory (SQLite) and, through Redis, every instance; PostgreSQL
  * alone carries none, so there only the process that answered drops the key at once and the others
@@ -44,8 +51,37 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
   const cache = new LruCache<string, { key: ApiKey; cachedAt: number }>(KEY_CACHE_BYTES);
   // When this process last wrote each key's lastUsedAt.
   const recentlyTouched = new Map<string, number>();
+  // The store's answer for a key on its way (a store over the network): the key's other requests share it.
+  const asking = new Map<string, Promise<ApiKey | undefined>>();
+  // Counts the times this process dropped keys from its cache: an answer asked for before a drop is not
+  // cached after it, or a key revoked while the store was answering could be trusted again.
+  let drops = 0;
+
+  const ask = (keyHash: string, now: number): MaybePromise<ApiKey | undefined> => {
+    const pending = asking.get(keyHash);
+    if (pending) return pending;
+    const dropsBefore = drops;
+    const answer = then(store.findActiveByHash(keyHash), (key) => {
+      // Only found keys are remembered: an unknown hash may belong to a key issued a moment later.
+      if (!key) cache.delete(keyHash);
+      else if (drops === dropsBefore) {
+        const strings = keyHash + key.id + key.userId + key.name + key.keyPrefix + key.keyHash;
+        cache.set(keyHash, { key, cachedAt: now }, stringBytes(strings) + KEY_RECORD_BYTES + ENTRY_OVERHEAD_BYTES);
+      }
+      return key;
+    });
+    if (isPromise(answer)) {
+      asking.set(keyHash, answer);
+      const settled = () => {
+        asking.delete(keyHash);
+      };
+      answer.then(settled, settled);
+    }
+    return answer;
+  };
 
   const dropDeleted = (keyHashes: readonly string[]): MaybePromise<void> => {
+    drops++;
     for (const keyHash of keyHashes) cache.delete(keyHash);
     const told = keyHashes.map((keyHash) => revocations.onRevoked(keyHash)).filter(isPromise);
     if (told.length > 0) return Promise.all(told).then(() => {});
@@ -54,21 +90,22 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
   return {
     find(keyHash) {
       const news = revocations.takeRevoked();
-      if (news === "all") cache.clear();
-      else for (const revoked of news) cache.delete(revoked);
+      if (news === "all") {
+        drops++;
+        cache.clear();
+      } else if (news.length > 0) {
+        drops++;
+        for (const revoked of news) cache.delete(revoked);
+      }
       const cached = cache.get(keyHash);
       const now = clock();
-      if (cached && now - cached.cachedAt < KEY_CACHE_TTL_MS) return cached.key;
-      return then(store.findActiveByHash(keyHash), (key) => {
-        // Only found keys are remembered: an unknown hash may belong to a key issued a moment later.
-        if (key) {
-          const strings = keyHash + key.id + key.userId + key.name + key.keyPrefix + key.keyHash;
-          cache.set(keyHash, { key, cachedAt: now }, stringBytes(strings) + KEY_RECORD_BYTES + ENTRY_OVERHEAD_BYTES);
-        } else if (cached) {
-          cache.delete(keyHash);
-        }
-        return key;
-      });
+      if (!cached || now - cached.cachedAt >= KEY_CACHE_TTL_MS) return ask(keyHash, now);
+      if (now - cached.cachedAt >= KEY_REFRESH_AFTER_MS && !asking.has(keyHash)) {
+        const refreshed = ask(keyHash, now);
+        // A store that fails now fails the request that finds the answer expired, not this one.
+        if (isPromise(refreshed)) refreshed.catch(() => {});
+      }
+      return cached.key;
     },
 
     touch(keyId, now, coarseMs) {
@@ -83,6 +120,7 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
       return then(store.revoke(userId, keyId, now), (revoked) => {
         if (!revoked) return false;
         // After the commit and before the caller answers: every process drops that key.
+        drops++;
         cache.delete(revoked.keyHash);
         return then(revocations.onRevoked(revoked.keyHash), () => true);
       });

@@ -250,6 +250,51 @@ describe("key churn", () => {
     }
   });
 
+  test("a busy key never waits for the store: its cached answer is asked again before it expires, once for all its requests", async () => {
+    const app = await createTestApp();
+    try {
+      const key = await app.issueKey("busy@example.com", "a");
+      let now = Date.parse("2026-06-01T00:00:00Z");
+      let asked = 0;
+      // The store as one over the network answers: what it held when asked, a macrotask later.
+      const slow = {
+        ...app.stores.keys,
+        findActiveByHash: (hash: string) => {
+          asked++;
+          const answer = app.stores.keys.findActiveByHash(hash);
+          return new Promise<Awaited<typeof answer>>((resolve, reject) => setTimeout(() => Promise.resolve(answer).then(resolve, reject), 0));
+        },
+      };
+      const keys = createActiveKeys({ store: slow, revocations: { onRevoked() {}, takeRevoked: () => [] }, clock: () => now });
+      // Fifty requests of a key not yet cached: one question to the store, one answer for all of them.
+      const first = Array.from({ length: 50 }, () => keys.find(key.keyHash));
+      expect(first.every((found) => found instanceof Promise)).toBe(true);
+      expect((await Promise.all(first)).every((found) => found?.id === key.id)).toBe(true);
+      expect(asked).toBe(1);
+      // Three quarters of the bound later: answered from the cache, and asked again meanwhile.
+      now += (KEY_CACHE_TTL_MS * 3) / 4;
+      expect((keys.find(key.keyHash) as { id: string } | undefined)?.id).toBe(key.id);
+      expect(keys.find(key.keyHash)).not.toBeInstanceOf(Promise);
+      expect(asked).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Past the first answer's bound, within the second's: still no wait.
+      now += KEY_CACHE_TTL_MS / 2;
+      expect((keys.find(key.keyHash) as { id: string } | undefined)?.id).toBe(key.id);
+      expect(asked).toBe(2);
+
+      // Revoked here while the store's next answer (still "active") is on its way: that answer is not
+      // trusted, and the key is refused from the next request on.
+      now += (KEY_CACHE_TTL_MS * 3) / 4;
+      keys.find(key.keyHash);
+      expect(asked).toBe(3);
+      expect(await keys.revoke(key.userId, key.id, now)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await keys.find(key.keyHash)).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
   test("a revocation whose signal is lost stops working within the cache's time bound", async () => {
     const app = await createTestApp();
     try {
