@@ -19,8 +19,9 @@
  *    --metrics-token, taking the load in turn in short slices (BENCH_METRICS_ROUNDS rounds, default 10, of
  *    2 s each), as the median of the rounds' ratios; then search, mix and detail with `--workers 2`.
  * 6. PostgreSQL + Redis (skipped, saying why, where either is not installed): a throwaway PostgreSQL and Redis
- *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …`, as a ratio
- *    to the same workloads above; then two instances (two binaries, two ports) sharing them, one wrk
+ *    on loopback; repeated search and random detail with `--workers 1 --state-url … --redis-url …` against a
+ *    SQLite server, both up, taking the load in turn (the median of the rounds' ratios); then two instances
+ *    (two binaries, two ports) sharing them, one wrk
  *    (-t1 -c32) against each at once, summed.
  * 7. Each measured route against its floor (bench/floor.ts, decisions §18) and the ceiling, interleaved:
  *    search, detail (plain, gzip, zstd), the lookup, and the analysis (cold 20-line recipes, with 64
@@ -49,7 +50,7 @@ import { median, round } from "./lib/numbers";
 import { pageTouchCost } from "./lib/page-touch";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, printTable, report, type Starts, type StartTimes } from "./lib/report";
-import { benchCacheDir, coldStartMs, coldStartTimes, compileStartCeiling, onServer, onServers, type Server, startCeiling, startFoodapi } from "./lib/servers";
+import { benchCacheDir, coldStartMs, coldStartTimes, compileStartCeiling, onServer, onServers, type Server, type StoreUrls, startCeiling, startFoodapi } from "./lib/servers";
 import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
 import { measureWorkersMemory, type PathFiles, workersMemoryTables } from "./lib/workers-memory";
@@ -90,6 +91,31 @@ function writePathFiles(foods: Food[]): PathFiles & { paths: string[]; foodNumbe
 
 /** `serve` as shipped runs one worker per core; every "one worker" figure runs it so. */
 const oneWorkerArgs = ["--workers", "1"];
+
+const keyed = (server: { key: string }): WrkClient => ({ headers: [`X-API-Key: ${server.key}`] });
+const scripted = (server: { key: string }, env: Record<string, string>): WrkClient => ({ script: join(ROOT, "bench/paths.lua"), env: { ...env, BENCH_API_KEY: server.key } });
+
+/**
+ * One workload on foodapi with PostgreSQL + Redis (`urls`) against a SQLite foodapi up at the same time, the
+ * two taking the load in turn (as the floors do): measured minutes apart, the two would differ by the
+ * machine's drift as much as by the stores. The PostgreSQL + Redis side, with the medians of the rounds' ratios.
+ */
+async function storesAgainstSqlite(wrkPath: string, binary: string, urls: StoreUrls, label: string, path: string, client: (server: Server & { key: string }) => WrkClient) {
+  const sqlite = await startFoodapi(binary, oneWorkerArgs);
+  try {
+    return await onServer(
+      binary,
+      oneWorkerArgs,
+      async (s) => {
+        const r = await measureInterleaved(wrkPath, [label, `${label} [PostgreSQL + Redis]`], [sqlite, s], path, [client(sqlite), client(s)], ROUNDS, Math.max(1, Math.round(SECONDS / ROUNDS)));
+        return { ...r.b, versusSqlite: { requestsPerSecond: r.rpsRatio, cpuPerRequest: r.cpuRatio, p99: r.p99Ratio } };
+      },
+      urls,
+    );
+  } finally {
+    await sqlite.stop();
+  }
+}
 
 /** Step 2: the first start, the later starts (with the start's ceiling beside the default's), and a start making a new data directory. */
 async function measureStarts(binary: string) {
@@ -156,7 +182,22 @@ async function main() {
     writeFileSync(join(ROOT, "bench/results-starts.json"), JSON.stringify({ startedAt, loadAverage: loadavg(), ...(await measureStarts(binary)) }, null, 2) + "\n");
     return;
   }
-  if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== "") throw new Error(`BENCH_ONLY: unknown ${process.env.BENCH_ONLY} (known: floor, workers, starts)`);
+  // BENCH_ONLY=stores: only the PostgreSQL + Redis mode's one-instance rows against SQLite, into bench/results-stores.json.
+  if (process.env.BENCH_ONLY === "stores") {
+    const storeServers = await startStoreServers();
+    if ("skipped" in storeServers) throw new Error(`BENCH_ONLY=stores: ${storeServers.skipped}`);
+    try {
+      const detailEnv = { BENCH_PATHS_FILE: writePathFiles(readFoods()).detail };
+      const startedAt = new Date().toISOString();
+      const search = await storesAgainstSqlite(wrkPath, binary, storeServers.urls, "search q=chicken&limit=20", SEARCH_PATH, keyed);
+      const detail = await storesAgainstSqlite(wrkPath, binary, storeServers.urls, "GET /v1/foods/{n} random", "/v1/foods/{n}", (s) => scripted(s, detailEnv));
+      writeFileSync(join(ROOT, "bench/results-stores.json"), JSON.stringify({ startedAt, loadAverage: loadavg(), search, detail }, null, 2) + "\n");
+    } finally {
+      await storeServers.stop();
+    }
+    return;
+  }
+  if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== "") throw new Error(`BENCH_ONLY: unknown ${process.env.BENCH_ONLY} (known: floor, workers, starts, stores)`);
 
   const { pageTouch, firstStart, coldStart, coldStartOneWorker, coldStartNewData } = await measureStarts(binary);
 
@@ -211,8 +252,6 @@ async function main() {
 
   // Ceilings, each driven by the same wrk client as the workloads compared with it (same path, header or
   // Lua script): on two cores wrk's own CPU use is part of the picture, and a scripted client costs more.
-  const keyed = (server: { key: string }): WrkClient => ({ headers: [`X-API-Key: ${server.key}`] });
-  const scripted = (server: { key: string }, env: Record<string, string>): WrkClient => ({ script: join(ROOT, "bench/paths.lua"), env: { ...env, BENCH_API_KEY: server.key } });
   const ceilingClient = { key: "fnk_ceiling" };
 
   // Each one-worker workload runs interleaved with its ceiling (bench/lib/wrk.ts measureInterleaved): both
@@ -292,7 +331,7 @@ async function main() {
   notes.push("rows without [--workers 2] ran with --workers 1; 'peak RSS MB' sums every process of the server (primary and workers)");
 
   // PostgreSQL + Redis (decisions §11): repeated search and random detail with the state in PostgreSQL and
-  // the counters in Redis, --workers 1, as a ratio to the SQLite mode's same workloads above; then two
+  // the counters in Redis, --workers 1, interleaved with the SQLite mode's same workloads; then two
   // instances on two ports sharing them. Their own throwaway servers, stopped at the end of the mode.
   const storeServers = await startStoreServers();
   let stores: Figures["stores"];
@@ -302,8 +341,7 @@ async function main() {
   } else {
     try {
       const { urls } = storeServers;
-      const oneInstance = (label: string, path: string, client: (server: Server & { key: string }) => WrkClient) =>
-        onServer(binary, oneWorkerArgs, (s) => measure(wrkPath, `${label} [PostgreSQL + Redis]`, s, path, client(s)), urls);
+      const oneInstance = (label: string, path: string, client: (server: Server & { key: string }) => WrkClient) => storesAgainstSqlite(wrkPath, binary, urls, label, path, client);
       const twoInstances = (label: string, path: string, client: (server: Server & { key: string }) => WrkClient) =>
         onServers(binary, 2, oneWorkerArgs, urls, (servers) => measureTogether(wrkPath, `${label} [PostgreSQL + Redis, 2 instances]`, servers, path, client(servers[0]!)));
       stores = {
@@ -318,7 +356,7 @@ async function main() {
       await storeServers.stop();
     }
     notes.push(
-      "[PostgreSQL + Redis] rows: --workers 1, --state-url and --redis-url naming a throwaway PostgreSQL and Redis on this machine (loopback), whose CPU comes out of the same cores; 'x SQLite' is the ratio to the same workload's --workers 1 row above; 'peak RSS MB' is foodapi's alone",
+      "[PostgreSQL + Redis] rows: --workers 1, --state-url and --redis-url naming a throwaway PostgreSQL and Redis on this machine (loopback), whose CPU comes out of the same cores; 'x SQLite' is the median of the rounds' ratios to a SQLite foodapi (--workers 1) up at the same time, the two taking the load in turn; the two-instance rows' is to the --workers 1 row above; 'peak RSS MB' is foodapi's alone",
     );
     notes.push(
       `[PostgreSQL + Redis, 2 instances] rows: two binaries (--workers 1 each) on two ports sharing that PostgreSQL, that Redis and one key, one wrk (-t1 -c32) against each at once, req/s summed, p50/p99 the worse of the two; they share this machine's ${cpus().length} cores with each other, PostgreSQL, Redis and wrk, so this is not a scaling figure`,
