@@ -223,8 +223,9 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
         const next: Lease = {
           slot, grantedAt: now, slotMs, granted: grant.granted, served: grant.granted > 0 ? 1 : 0, usedAtGrant: grant.used, oldestSlot: grant.oldestSlot, lastGrant: grant.granted,
         };
-        // Grants of one request each may still overlap (a light key's parallel requests): the later lease
-        // replaces the earlier, which had nothing left to serve.
+        // Grants of one request each are not shared (a light key's parallel requests, or one near its
+        // limit, stay exact) and may overlap another grant: the later lease replaces the earlier, whose
+        // unused part, if any, then stays counted. That errs on the safe side (counted, not served).
         keep(bucket, spec, next);
         if (grant.granted > 1) holdLeases();
         return result(spec, next, grant.granted > 0, now);
