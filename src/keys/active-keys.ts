@@ -19,7 +19,7 @@ export const KEY_CACHE_TTL_MS = 1000;
  * each for every request in flight when the answer expired), and the bound above still holds, since a
  * refreshed answer counts from when it was asked for.
  */
-const KEY_REFRESH_AFTER_MS = (KEY_CACHE_TTL_MS * 3) / 4;
+export const KEY_REFRESH_AFTER_MS = (KEY_CACHE_TTL_MS * 3) / 4;
 /**
  * When a revoked key (or a deleted account's) stops working, in the documentation's words. The signal
  * reaches every process on one data directory (SQLite) and, through Redis, every instance; PostgreSQL

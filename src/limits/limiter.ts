@@ -72,6 +72,8 @@ const MAX_LEASE = 1024;
 export const LEASE_HEADROOM = 64;
 /** A lease is spent within this time or what is left of it goes back. */
 export const LEASE_TTL_MS = 200;
+/** A busy lease's next grant is asked for once this share of its last grant is spent (refillAhead). */
+export const REFILL_AT_SPENT = 0.5;
 
 interface Lease {
   slot: number;
@@ -83,7 +85,7 @@ interface Lease {
   /** Requests counted in the window (by every process) when the lease was granted. */
   usedAtGrant: number;
   oldestSlot: number | null;
-  /** The size of its last grant: the next is asked for once half of it is spent (refillAhead). */
+  /** The size of its last grant: the next is asked for once REFILL_AT_SPENT of it is spent (refillAhead). */
   lastGrant: number;
 }
 
@@ -154,12 +156,12 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   };
 
   /**
-   * Half of a busy lease's last grant spent: its next grant, asked for now and added to it when it comes, so
+   * A busy lease's last grant spent as far as REFILL_AT_SPENT: its next grant, asked for now and added to it when it comes, so
    * that its requests never wait for the store. Should the lease be gone by then (spent some other way,
    * expired, forgotten) or the slot have changed, the grant's requests go back at once.
    */
   const refillAhead = (bucket: string, spec: RateSpec, lease: Lease, now: number) => {
-    if (lease.lastGrant < 2 || lease.granted - lease.served > lease.lastGrant / 2 || granting.has(bucket)) return;
+    if (lease.lastGrant < 2 || lease.granted - lease.served > lease.lastGrant * (1 - REFILL_AT_SPENT) || granting.has(bucket)) return;
     const wanted = nextGrantSize(spec, lease, now);
     if (wanted < 2) return;
     const add = (grant: Grant) => {
@@ -184,17 +186,13 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   const share = <T>(bucket: string, grant: MaybePromise<Grant>, apply: (grant: Grant) => T): MaybePromise<T> => {
     if (!isPromise(grant)) return apply(grant);
     const applied = grant.then(apply);
-    granting.set(
-      bucket,
-      applied.then(
-        () => {},
-        () => {},
-      ),
+    const settled = applied.then(
+      () => {},
+      () => {},
     );
-    const done = () => {
-      granting.delete(bucket);
-    };
-    applied.then(done, done);
+    // Registered first, so gone before the waiters (chained on `settled`) ask again.
+    settled.then(() => granting.delete(bucket));
+    granting.set(bucket, settled);
     return applied;
   };
 

@@ -12,10 +12,10 @@ import { FRAME_BYTES } from "../../src/catalog/frame-pack";
 import { expandCatalog } from "../../src/catalog/catalog-expand";
 import { GRAMS_MAX, LOOKUP_MAX_FOODS, NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../../src/catalog/model";
 import { COMMANDS } from "../../src/cli/commands";
-import { KEY_CACHE_TTL_MS } from "../../src/keys/active-keys";
+import { KEY_CACHE_TTL_MS, KEY_REFRESH_AFTER_MS } from "../../src/keys/active-keys";
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../../src/keys/service";
 import { REVOKED_KEY_RETENTION_MS } from "../../src/keys/store";
-import { LEASE_HEADROOM, LEASE_TTL_MS } from "../../src/limits/limiter";
+import { LEASE_HEADROOM, LEASE_TTL_MS, REFILL_AT_SPENT } from "../../src/limits/limiter";
 import { loadConfig } from "../../src/platform/config/config";
 import { SETTINGS, type Setting } from "../../src/platform/config/settings";
 import { MAX_BODY_BYTES } from "../../src/platform/http/body-limit";
@@ -83,6 +83,8 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
   { what: "the hours of usage shown", patterns: [/(\d+) hours\s+up\s+to\s+the\s+current\s+one/], expected: [USAGE_HOURS] },
   { what: "how long a cached key is trusted", patterns: [/cached\s+key\s+(?:is\s+trusted\s+)?for\s+at\s+most\s+(a|one|\d+)\s+second/], expected: [KEY_CACHE_TTL_MS / 1000] },
   { what: "how long revoked keys are kept", patterns: [/revoked\s+(?:more\s+than|over)\s+(\d+)\s+days\s+ago/, /Revoked keys are kept (\d+) days/], expected: [REVOKED_KEY_RETENTION_MS / 1000 / DAY_SECONDS] },
+  { what: "when a cached key is asked again", patterns: [/cached\s+answer\s+is\s+(\d+)\s+ms\s+old/, /asked\s+again\s+once\s+its\s+answer\s+is\s+(\d+)\s+ms\s+old/], expected: [KEY_REFRESH_AFTER_MS] },
+  { what: "when a busy lease is topped up", patterns: [/once\s+(\d+)\s+%\s+of\s+its\s+last\s+grant/], expected: [REFILL_AT_SPENT * 100] },
   { what: "a lease's life", patterns: [/for\s+at\s+most\s+(\d+)\s+ms/, /seen\s+up\s+to\s+(\d+)\s+ms\s+later/], expected: [LEASE_TTL_MS] },
   { what: "the lease headroom, and the smallest limit whose refusals are remembered", patterns: [/only\s+while\s+at\s+least\s+(\d+)\s+are\s+left/, /for\s+limits\s+of\s+(\d+)\s+or\s+more/], expected: [LEASE_HEADROOM] },
   { what: "Retry-After on a storage fault", patterns: [/`Retry-After: (\d+)`/], expected: [STORAGE_RETRY_AFTER_SECONDS] },
