@@ -1,9 +1,9 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, write } from "node:fs";
 
 /**
  * A file as the binary embeds it (the catalog database, the answers file): cut into frames of `FRAME_BYTES`,
- * each compressed with zstd on its own, so that the first start inflates it frame by frame into the file (a
- * few MB in memory at a time, two frames at once on Bun's thread pool) rather than all of it at once. Smaller
+ * each compressed with zstd on its own, so that the first start inflates it frame by frame into the file
+ * (two frames at once on Bun's thread pool) rather than all of it at once in memory. Smaller
  * frames lose a little compression (2 MB frames: +2 % of the packed answers against 8 MB ones, +11 % of the
  * packed database against one piece, 0.6 MB) and hold far less at once. The database is inflated and
  * written in 40-140 ms so, against 200-360 ms to inflate it in one piece and 85-130 more to write it. The answers'
@@ -26,8 +26,13 @@ export function packFrames(file: Uint8Array, level: number): Uint8Array {
 }
 
 /**
- * Inflates `packed` (a file: the binary's embedded one) into the file at `path` (empty), in order, reading
- * one frame at a time; throws when it is not what its header says.
+ * Inflates `packed` (a file: the binary's embedded one) into the file at `path` (empty), in order; throws
+ * when it is not what its header says. Frames are inflated and written on Bun's thread pool, two of each at
+ * a time: what a first start waits for is mostly the kernel giving fresh pages to the file's 200 MB
+ * (docs/performance.md, "The first start"), and a write on the pool leaves the main thread to start the
+ * next. No collection is asked for between frames: a frame's buffer is still in flight at any collection
+ * while it runs, so a young collection frees none and the whole ones cost more than the memory they free
+ * (the caller collects once at the end).
  */
 export async function unpackFrames(packed: Blob, path: string): Promise<void> {
   const start = new DataView((await packed.slice(0, 12).bytes()).buffer);
@@ -43,21 +48,39 @@ export async function unpackFrames(packed: Blob, path: string): Promise<void> {
   }
   if (at !== packed.size) throw new Error("an embedded file is not the length its header says");
   const inflate = async ({ from, to }: { from: number; to: number }) => Bun.zstdDecompress(await packed.slice(from, to).bytes());
+  // Awaited in turn, later: a frame that fails while an earlier one is awaited is not an unhandled rejection.
+  const inTurn = <T>(promise: Promise<T>) => (promise.catch(() => {}), promise);
   const fd = openSync(path, "r+");
+  const writing: Promise<void>[] = [];
   try {
     let written = 0;
-    const pending: Promise<Uint8Array>[] = [];
-    for (let next = 0; next < count || pending.length > 0; ) {
-      while (pending.length < IN_FLIGHT && next < count) pending.push(inflate(frames[next++]!));
-      const bytes = await pending.shift()!;
-      for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done, written + done);
+    const inflating: Promise<Uint8Array>[] = [];
+    for (let next = 0; next < count || inflating.length > 0; ) {
+      while (inflating.length < IN_FLIGHT && next < count) inflating.push(inTurn(inflate(frames[next++]!)));
+      const bytes = await inflating.shift()!;
+      writing.push(inTurn(writeAt(fd, bytes, written)));
       written += bytes.byteLength;
-      // Each frame's buffers are garbage once written: collected as they go, the expansion holds a few MB
-      // at a time instead of tens.
-      Bun.gc(false);
+      if (writing.length >= IN_FLIGHT) await writing.shift();
     }
+    await Promise.all(writing);
     if (written !== total) throw new Error("an embedded file inflates to another length than its header says");
   } finally {
+    // A failed frame leaves the other writes running: they end before the file is closed (and removed).
+    await Promise.allSettled(writing);
     closeSync(fd);
+  }
+}
+
+/**
+ * All of `bytes` written at `offset` of the file open as `fd`, on the thread pool (node:fs's callback form:
+ * node:fs/promises would be one more module for every start to load, though only a first start writes).
+ */
+async function writeAt(fd: number, bytes: Uint8Array, offset: number): Promise<void> {
+  for (let done = 0; done < bytes.byteLength; ) {
+    done += await new Promise<number>((resolve, reject) =>
+      write(fd, bytes, done, bytes.byteLength - done, offset + done, (error, count) =>
+        error ? reject(error) : count > 0 ? resolve(count) : reject(new Error("the cache directory's disk took no more bytes")),
+      ),
+    );
   }
 }
