@@ -8,7 +8,7 @@ let pgCore: PgCore | undefined;
  * drizzle's PostgreSQL core, loaded when a PostgreSQL table is first built: a server on SQLite never builds
  * one, and loading the module alone cost every start ~2 ms (docs/performance.md, "The later start").
  */
-const postgresCore = (): PgCore => (pgCore ??= require("drizzle-orm/pg-core") as PgCore);
+const postgresCore = (): PgCore => (pgCore ??= (require("./postgres-core") as typeof import("./postgres-core")).pg);
 
 /**
  * A state table declared once for both backends (design §10, "Tables and migrations"): each column has a
