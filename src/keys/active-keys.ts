@@ -1,5 +1,6 @@
 import type { Clock } from "../platform/clock";
 import { ENTRY_OVERHEAD_BYTES, LruCache, stringBytes } from "../platform/lru";
+import { InFlight } from "../platform/in-flight";
 import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import type { ApiKey, KeyRevocations, KeyStore } from "./store";
 
@@ -52,7 +53,7 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
   // When this process last wrote each key's lastUsedAt.
   const recentlyTouched = new Map<string, number>();
   // The store's answer for a key on its way (a store over the network): the key's other requests share it.
-  const asking = new Map<string, Promise<ApiKey | undefined>>();
+  const asking = new InFlight<string, ApiKey | undefined>();
   // Counts the times this process dropped keys from its cache: an answer asked for before a drop is not
   // cached after it, or a key revoked while the store was answering could be trusted again.
   let drops = 0;
@@ -70,14 +71,7 @@ export function createActiveKeys(deps: { store: KeyStore; revocations: KeyRevoca
       }
       return key;
     });
-    if (isPromise(answer)) {
-      asking.set(keyHash, answer);
-      const settled = () => {
-        asking.delete(keyHash);
-      };
-      answer.then(settled, settled);
-    }
-    return answer;
+    return isPromise(answer) ? asking.track(keyHash, answer) : answer;
   };
 
   const dropDeleted = (keyHashes: readonly string[]): MaybePromise<void> => {

@@ -1,5 +1,6 @@
 import type { Clock } from "../platform/clock";
 import type { RateSpec } from "../platform/config/config";
+import { InFlight } from "../platform/in-flight";
 import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
 import type { Grant, LimitStore } from "./store";
 
@@ -100,7 +101,7 @@ const RELEASE_INTERVAL_MS = 250;
 export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   const leases = new Map<string, Lease>();
   // A grant of more than one request per bucket on its way from the store; settles once it is applied.
-  const granting = new Map<string, Promise<void>>();
+  const granting = new InFlight<string, void>();
   // Runs only while some lease holds unused requests, so an idle process (or a closed test app) has none.
   let releaseTimer: ReturnType<typeof setInterval> | undefined;
   const expired = (lease: Lease, now: number) => Math.floor(now / lease.slotMs) !== lease.slot || now - lease.grantedAt >= LEASE_TTL_MS;
@@ -186,13 +187,14 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   const share = <T>(bucket: string, grant: MaybePromise<Grant>, apply: (grant: Grant) => T): MaybePromise<T> => {
     if (!isPromise(grant)) return apply(grant);
     const applied = grant.then(apply);
-    const settled = applied.then(
-      () => {},
-      () => {},
+    // The waiters ask again once it has come, whether it came or failed: they share its arrival, not its result.
+    granting.track(
+      bucket,
+      applied.then(
+        () => {},
+        () => {},
+      ),
     );
-    // Registered first, so gone before the waiters (chained on `settled`) ask again.
-    settled.then(() => granting.delete(bucket));
-    granting.set(bucket, settled);
     return applied;
   };
 
