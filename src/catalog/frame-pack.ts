@@ -28,11 +28,10 @@ export function packFrames(file: Uint8Array, level: number): Uint8Array {
 /**
  * Inflates `packed` (a file: the binary's embedded one) into the file at `path` (empty), in order; throws
  * when it is not what its header says. Frames are inflated and written on Bun's thread pool, two of each at
- * a time: what a first start waits for is mostly the kernel giving fresh pages to the file's 200 MB
- * (docs/performance.md, "The first start"), and a write on the pool leaves the main thread to start the
- * next. No collection is asked for between frames: a frame's buffer is still in flight at any collection
- * while it runs, so a young collection frees none and the whole ones cost more than the memory they free
- * (the caller collects once at the end).
+ * a time, and each frame's buffers are given back as soon as they are used (`release`): what a first start
+ * waits for is mostly the kernel giving it fresh pages (docs/performance.md, "The first start's buffers
+ * given back at once"). Left to the collector, every buffer was still in flight at some collection,
+ * promoted, and kept until a whole one, and each new buffer was fresh pages.
  */
 export async function unpackFrames(packed: Blob, path: string): Promise<void> {
   const start = new DataView((await packed.slice(0, 12).bytes()).buffer);
@@ -47,7 +46,12 @@ export async function unpackFrames(packed: Blob, path: string): Promise<void> {
     at += length;
   }
   if (at !== packed.size) throw new Error("an embedded file is not the length its header says");
-  const inflate = async ({ from, to }: { from: number; to: number }) => Bun.zstdDecompress(await packed.slice(from, to).bytes());
+  const inflate = async ({ from, to }: { from: number; to: number }) => {
+    const compressed = await packed.slice(from, to).bytes();
+    const inflated = await Bun.zstdDecompress(compressed);
+    release(compressed);
+    return inflated;
+  };
   // Awaited in turn, later: a frame that fails while an earlier one is awaited is not an unhandled rejection.
   const inTurn = <T>(promise: Promise<T>) => (promise.catch(() => {}), promise);
   const fd = openSync(path, "r+");
@@ -58,7 +62,7 @@ export async function unpackFrames(packed: Blob, path: string): Promise<void> {
     for (let next = 0; next < count || inflating.length > 0; ) {
       while (inflating.length < IN_FLIGHT && next < count) inflating.push(inTurn(inflate(frames[next++]!)));
       const bytes = await inflating.shift()!;
-      writing.push(inTurn(writeAt(fd, bytes, written)));
+      writing.push(inTurn(writeAt(fd, bytes, written).then(() => release(bytes))));
       written += bytes.byteLength;
       if (writing.length >= IN_FLIGHT) await writing.shift();
     }
@@ -69,6 +73,16 @@ export async function unpackFrames(packed: Blob, path: string): Promise<void> {
     await Promise.allSettled(writing);
     closeSync(fd);
   }
+}
+
+/**
+ * Gives a buffer's memory back now rather than at a collection: detaching its ArrayBuffer frees the bytes at
+ * once, so the next frame's buffer reuses them instead of faulting in fresh pages. Only a buffer this module
+ * made and no one else views (the whole of its ArrayBuffer).
+ */
+function release(bytes: Uint8Array): void {
+  const buffer = bytes.buffer;
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) buffer.transfer(0);
 }
 
 /**
