@@ -3,9 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AnswerFile } from "../../src/catalog/answer-file";
 import { runBinary, startServer } from "../helpers/binary";
 import { jsonPost } from "../helpers/http";
-import { ROOT } from "../helpers/paths";
+import { CATALOG_PATH, ROOT } from "../helpers/paths";
+import { differingAnswers } from "../helpers/stored-answers";
 
 describe("the compiled binary", () => {
   test("expands its embedded catalog once into the cache directory (saying so, with the time it took), replacing older copies, and serves from it", async () => {
@@ -31,11 +33,22 @@ describe("the compiled binary", () => {
         } else {
           expect(said).toEqual([]);
         }
-        // The database, and the detail answers beside it (test/catalog/catalog-expand.test.ts compares them
-        // with the imported catalog's).
+        // The database, and the detail answers beside it, every one as the importer stored it: the binary
+        // inflates its own embedded copies, read and released frame by frame (src/catalog/frame-pack.ts).
         const expanded = new Database(copy, { readonly: true });
         expect(expanded.query("SELECT count(*) AS n FROM foods").get()).toEqual({ n: 8789 });
+        expect(expanded.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
         expanded.close();
+        if (start === 0) {
+          const imported = new Database(CATALOG_PATH, { readonly: true });
+          const stored = new AnswerFile(answers);
+          try {
+            expect(differingAnswers(stored, imported)).toEqual({ foods: 8789, differing: [] });
+          } finally {
+            stored.close();
+            imported.close();
+          }
+        }
         copiedAt.push(statSync(copy).mtimeMs, statSync(answers).mtimeMs);
         const key = runBinary(["keys", "create", "--email", `binary-${start}@example.com`, "--name", "expansion"], { cwd: server.cwd }).stdout.trim();
         const detail = await fetch(`${server.url}/v1/foods/01001`, { headers: { "x-api-key": key } });

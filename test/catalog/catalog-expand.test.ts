@@ -7,6 +7,7 @@ import { AnswerFile } from "../../src/catalog/answer-file";
 import { openCatalogStore } from "../../src/catalog/catalog-db";
 import { answersForCatalogFile, expandCatalog } from "../../src/catalog/catalog-expand";
 import { CATALOG_PATH, ROOT } from "../helpers/paths";
+import { differingAnswers } from "../helpers/stored-answers";
 
 // Each expansion writes ~210 MB: removed when the file is done.
 const made: string[] = [];
@@ -18,21 +19,6 @@ const tempDirectory = (prefix: string) => {
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 const EMBEDDED = { catalog: join(ROOT, "dist/catalog.sqlite.zst"), answers: join(ROOT, "dist/catalog.answers.zst") };
-
-/** Every food's stored answer in `answers` against the imported catalog's food_details: how many differ, and how many foods. */
-function differingAnswers(answers: AnswerFile, imported: Database): { foods: number; differing: number[] } {
-  const rows = imported.query<{ id: number; etag: string; zstd: Uint8Array; gzip: Uint8Array<ArrayBuffer> }, []>("SELECT food_id AS id, etag, zstd, gzip FROM food_details ORDER BY food_id").all();
-  const differing: number[] = [];
-  for (const row of rows) {
-    const json = Bun.gunzipSync(row.gzip);
-    const same = (form: "identity" | "zstd" | "gzip", want: Uint8Array) => {
-      const got = answers.answer(row.id, form);
-      return got !== undefined && got.etag === row.etag && Buffer.compare(got.body, want) === 0;
-    };
-    if (!same("identity", json) || !same("zstd", row.zstd) || !same("gzip", row.gzip)) differing.push(row.id);
-  }
-  return { foods: answers.size, differing };
-}
 
 /** A mapper of a platform without Bun.mmap: the answers file reads each answer instead. */
 const noMmap = (): Uint8Array => {
