@@ -3,9 +3,9 @@ import { closeSync, openSync, write } from "node:fs";
 /**
  * A file as the binary embeds it (the catalog database, the answers file): cut into frames of `FRAME_BYTES`,
  * each compressed with zstd on its own, so that the first start inflates it frame by frame into the file
- * (two frames at once on Bun's thread pool) rather than all of it at once in memory. Smaller
- * frames lose a little compression (2 MB frames: +2 % of the packed answers against 8 MB ones, +11 % of the
- * packed database against one piece, 0.6 MB) and hold far less at once. The database is inflated and
+ * (two frames at once on Bun's thread pool) rather than all of it at once in memory. Smaller frames lose a
+ * little compression (2 MB frames: +2 % of the packed answers against 8 MB ones, +11 % of the packed
+ * database against one piece, 0.6 MB) and hold far less at once. The database is inflated and
  * written in 40-140 ms so, against 200-360 ms to inflate it in one piece and 85-130 more to write it. The answers'
  * JSON compresses to almost nothing (~140 MB to a few MB: the answers repeat their field names and nutrient
  * names); the stored forms are already compressed and stay their size.
