@@ -13,7 +13,8 @@ import { closeSync, openSync, write } from "node:fs";
  * Layout (little-endian): u32 frames, u64 inflated length, u32 × frames compressed lengths, the frames.
  */
 export const FRAME_BYTES = 2 * 1024 * 1024;
-const IN_FLIGHT = 2;
+/** Frames inflated, and frames written, at once on the thread pool. */
+export const FRAMES_IN_FLIGHT = 2;
 
 export function packFrames(file: Uint8Array, level: number): Uint8Array {
   const frames: Uint8Array[] = [];
@@ -60,11 +61,11 @@ export async function unpackFrames(packed: Blob, path: string): Promise<void> {
     let written = 0;
     const inflating: Promise<Uint8Array>[] = [];
     for (let next = 0; next < count || inflating.length > 0; ) {
-      while (inflating.length < IN_FLIGHT && next < count) inflating.push(inTurn(inflate(frames[next++]!)));
+      while (inflating.length < FRAMES_IN_FLIGHT && next < count) inflating.push(inTurn(inflate(frames[next++]!)));
       const bytes = await inflating.shift()!;
       writing.push(inTurn(writeAt(fd, bytes, written).then(() => release(bytes))));
       written += bytes.byteLength;
-      if (writing.length >= IN_FLIGHT) await writing.shift();
+      if (writing.length >= FRAMES_IN_FLIGHT) await writing.shift();
     }
     await Promise.all(writing);
     if (written !== total) throw new Error("an embedded file inflates to another length than its header says");

@@ -8,7 +8,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../src/accounts/pas
 import { EMAIL_MAX_LENGTH } from "../../src/accounts/email";
 import { ERRORS } from "../../src/app/error-catalog";
 import { STORE_CALL_DEADLINE_MS } from "../../src/app/state/postgres-state";
-import { FRAME_BYTES } from "../../src/catalog/frame-pack";
+import { FRAME_BYTES, FRAMES_IN_FLIGHT } from "../../src/catalog/frame-pack";
 import { expandCatalog } from "../../src/catalog/catalog-expand";
 import { GRAMS_MAX, LOOKUP_MAX_FOODS, NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../../src/catalog/model";
 import { COMMANDS } from "../../src/cli/commands";
@@ -118,9 +118,14 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
   },
   { what: "bench/syscall-cost.ts's slices", patterns: [/`BENCH_ROUNDS`\s+rounds\s+of\s+(\d+)\s+s\)/], expected: [SYSCALL_SLICE_SECONDS] },
   { what: "the packed answers' frames", patterns: [/packed\s+in\s+(\d+)\s+MB\s+zstd\s+frames/, /\((\d+)\s+MB\s+zstd\s+frames/], expected: [FRAME_BYTES / MIB] },
+  {
+    what: "the frames inflated and written at once",
+    patterns: [/inflates\s+(two|\d+)\s+at\s+a\s+time/, /frames,\s+(two|\d+)\s+at\s+a\s+time/, /frames,\s+(two|\d+)\s+in\s+flight/, /`fs\.write`,\s+(two|\d+)\s+in\s+flight/],
+    expected: [FRAMES_IN_FLIGHT],
+  },
 ];
 
-const WORDS: Record<string, string> = { a: "1", one: "1" };
+const WORDS: Record<string, string> = { a: "1", one: "1", two: "2" };
 
 describe("numbers the docs state from the code", () => {
   for (const fact of FACTS) {
