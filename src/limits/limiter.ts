@@ -157,9 +157,9 @@ export function createLimiter(store: LimitStore, clock: Clock): Limiter {
   };
 
   /**
-   * A busy lease's last grant spent as far as REFILL_AT_SPENT: its next grant, asked for now and added to it when it comes, so
-   * that its requests never wait for the store. Should the lease be gone by then (spent some other way,
-   * expired, forgotten) or the slot have changed, the grant's requests go back at once.
+   * A busy lease with REFILL_AT_SPENT of its last grant spent: its next grant, asked for now and added to it
+   * when it comes, so that its requests never wait for the store. Should the lease be gone by then (spent
+   * some other way, expired, forgotten) or the slot have changed, the grant's requests go back at once.
    */
   const refillAhead = (bucket: string, spec: RateSpec, lease: Lease, now: number) => {
     if (lease.lastGrant < 2 || lease.granted - lease.served > lease.lastGrant * (1 - REFILL_AT_SPENT) || granting.has(bucket)) return;
