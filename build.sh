@@ -60,8 +60,14 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   [ -z "$(git status --porcelain)" ] || commit="$commit-dirty"
 fi
 built=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-# CommonJS, not ESM: an ESM bundle imports every built-in module any bundled module names (node:crypto,
-# node:util ...) at its top, so each start paid for all of them; a CommonJS bundle requires one when the module
-# naming it is first used (docs/performance.md, "The later start").
-"$BUN" build src/main.ts --compile --define "FOODAPI_BUILD_COMMIT=\"$commit\"" --define "FOODAPI_BUILD_DATE=\"$built\"" "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=cjs --outfile "$outfile" >&2
+# ESM split into chunks at each dynamic import: a start loads the code of the modules it runs, and each chunk
+# imports only the built-in modules its own code names. One bundle (CommonJS, since an ESM one imported every
+# built-in any module named at its top) carried the bytecode of every command, the PostgreSQL and Redis
+# stores, the analysis and the upload checks into each start (docs/performance.md, "The later start").
+# The binary embeds its source map (stack traces name src/ files); the bundler also writes one .map file per
+# chunk beside its output, so it builds in a directory of its own, and only the binary is kept.
+staging=$(mktemp -d "$(dirname "$outfile")/.build.XXXXXX")
+trap 'rm -rf "$staging"' EXIT
+"$BUN" build src/main.ts --compile --define "FOODAPI_BUILD_COMMIT=\"$commit\"" --define "FOODAPI_BUILD_DATE=\"$built\"" "${cross[@]}" --compile-exec-argv=--max-http-header-size=65536 --minify --sourcemap --bytecode --format=esm --splitting --outfile "$staging/${outfile##*/}" >&2
+mv "$staging/${outfile##*/}" "$outfile"
 echo "built $outfile ($(du -h "$outfile" | cut -f1))" >&2

@@ -68,7 +68,6 @@ while read -r name target runtime_pkg native_pkg <&3; do
   fi
   bash build.sh --target "$target" --runtime "$runtime_dir/bin/bun$ext" --outfile "$artifact"
   unlink_native
-  rm -f "$artifact.map"
   # The bundler names an embedded file <name>-<hash>.<ext>: this one is the addon itself, not the string
   # naming it in the loader's source.
   node_file=$(basename "$(ls "$native_dir"/*.node)" .node)

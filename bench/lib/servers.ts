@@ -169,12 +169,12 @@ export async function coldStartTimes(binary: string, extraArgs: string[], dataDi
 }
 
 /**
- * bench/start-ceiling.ts compiled as build.sh compiles foodapi (a CommonJS bundle with its bytecode, minified),
+ * bench/start-ceiling.ts compiled as build.sh compiles foodapi (ESM split into chunks, with its bytecode, minified),
  * into a temporary directory: a binary `coldStartTimes` can time like foodapi's, for the start's ceiling.
  */
 export function compileStartCeiling(): string {
   const outfile = join(tempDir("foodapi-bench-start-ceiling-"), "start-ceiling");
-  const built = Bun.spawnSync([BUN, "build", join(ROOT, "bench/start-ceiling.ts"), "--compile", "--minify", "--bytecode", "--format=cjs", "--outfile", outfile], {
+  const built = Bun.spawnSync([BUN, "build", join(ROOT, "bench/start-ceiling.ts"), "--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "--outfile", outfile], {
     cwd: ROOT,
     stdout: "ignore",
     stderr: "pipe",
