@@ -1,23 +1,16 @@
 import type { AnyElysia } from "elysia";
-import { authRoutes } from "../accounts/routes";
 import { AUTH_LIMIT } from "../accounts/route-deps";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config/config";
 import { analysisRoutes } from "../analysis/routes";
 import { catalogRoutes } from "../catalog/routes";
 import type { CatalogStore } from "../catalog/store";
-import { dashboardRoutes } from "../dashboard/routes";
 import { createHousekeeping } from "../platform/storage/housekeeping";
 import type { StateStores } from "./state/state-stores";
 import { createStorageHealth } from "../platform/storage/storage-health";
-import { docsRoutes } from "../docs/routes";
-import { ERRORS } from "./error-catalog";
-import { createAppShell } from "./http/shell";
 import { type Admission, type CredentialVerifiers, createCredentialGuard } from "../platform/http/credential-guard";
 import { createDispatcher, directMethod, type Handle } from "../platform/http/direct-routes";
-import { allowedOriginsFor } from "../platform/http/origin-check";
 import { createErrorMapper } from "../platform/http/error-mapping";
-import { keyRoutes } from "../keys/routes";
 import { labelRoutes } from "../label/routes";
 import { createActiveKeys, KEYS_REFUSED } from "../keys/active-keys";
 import { keyIssueBucket, keyUseBucket } from "../keys/service";
@@ -25,13 +18,12 @@ import type { DeletedAccountKeys } from "../accounts/account-keys";
 import { keyCredential } from "../keys/credential";
 import { createLimiter } from "../limits/limiter";
 import { ipLimits } from "../limits/http";
-import { metaRoutes } from "../meta/routes";
+import { healthRoutes } from "../meta/routes";
 import type { MaybePromise } from "../platform/maybe-promise";
-import { TRIAL_LIMIT, trialRoutes } from "../trial/routes";
 import { createUsageRecorder } from "../usage/recorder";
-import { keyUsage, USAGE_HOURS, usageSweeper } from "../usage/service";
+import { usageSweeper } from "../usage/service";
 import { trialCredential } from "../trial/credential";
-import { loadTrialSecrets, type TrialDeps } from "../trial/service";
+import { loadTrialSecrets, TRIAL_LIMIT, type TrialDeps } from "../trial/service";
 import { requestFacts } from "../platform/http/request-context";
 import { withResponseHeaders } from "./http/response-headers";
 import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec, type RouteTable } from "../platform/http/route-table";
@@ -117,8 +109,6 @@ export async function createFoodApi(deps: AppDeps) {
       ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl, timeoutMs: config.turnstileTimeoutMs }
       : undefined,
   };
-  const allowedOrigins = allowedOriginsFor(config.baseUrl, config.trustedOrigins);
-  const secureCookies = config.baseUrl.protocol === "https:";
 
   // The data routes' two credentials: each verifies its own kind and counts its own quota.
   const keyCredentials = keyCredential({ keys: activeKeys, clock, limiter, freeLimit: config.freeLimit, usage });
@@ -135,19 +125,28 @@ export async function createFoodApi(deps: AppDeps) {
   const dataGuard = createCredentialGuard(verifiers, admit);
   const catalogApi = catalogRoutes(catalog, dataGuard);
   const analysisApi = analysisRoutes(catalog, dataGuard);
-  const metaApi = metaRoutes({ config, catalog, pingState: deps.state.ping, stateWritable: storage.writable });
+  const health = healthRoutes({ catalog, pingState: deps.state.ping, stateWritable: storage.writable });
   // The Elysia routes, declared by their capabilities on Elysia; it routes the requests the dispatcher
   // leaves to it. The table (below) reads them from it: `routing.table` is the complete one before any
-  // request reaches Elysia.
-  const composeElysia = (): AnyElysia =>
-    createAppShell({ toApiError })
-      .use(perIpLimits.elysiaHook((method, template) => routing.table.route(method, template)))
-      .use(metaApi.documented)
-      .use(authRoutes({ accounts, sessions, accountKeys, clock, secureCookies, limiter, config, allowedOrigins }))
-      .use(keyRoutes({ keys, activeKeys, usage: { hourly: (keyId, now) => keyUsage(deps.state.usage, keyId, now), hours: USAGE_HOURS }, sessions, clock, secureCookies, allowedOrigins, limiter, issueLimit: config.keyIssueLimit }))
-      .use(trialRoutes({ ...trial, config }))
-      .use(dashboardRoutes(catalog))
-      .use(docsRoutes(config, ERRORS, () => routing.table.routes));
+  // request reaches Elysia. Their module, and Elysia with it, is loaded when they are composed.
+  const composeElysia = async (): Promise<AnyElysia> =>
+    (await import("./elysia-routes")).composeElysiaRoutes({
+      config,
+      catalog,
+      accounts,
+      sessions,
+      accountKeys,
+      keys,
+      activeKeys,
+      usage: deps.state.usage,
+      trial,
+      clock,
+      limiter,
+      toApiError,
+      countIpLimit: perIpLimits.count,
+      routeOf: (method, template) => routing.table.route(method, template),
+      routes: () => routing.table.routes,
+    });
   // Metrics: counted per process by `observe` (called by the server for every answer), served at
   // /metrics only when a token is configured, for the whole fleet of workers.
   const metrics = createMetricsRegistry(deps.worker ?? 0);
@@ -161,7 +160,7 @@ export async function createFoodApi(deps: AppDeps) {
     : undefined;
   // /metrics is one more path the dispatcher matches, so no request pays a check of its own for it.
   const scrapeRoute: HiddenRouteSpec[] = scrape ? [{ path: METRICS_PATH, handle: scrape, hidden: true }] : [];
-  const direct = [...metaApi.direct, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute];
+  const direct = [...health, ...catalogApi, ...analysisApi, ...labelRoutes(catalog, dataGuard), ...(deps.routes ?? []), ...scrapeRoute];
 
   /**
    * The one route table (design §1), every route, direct and Elysia's, and what is derived from it: the
@@ -183,8 +182,8 @@ export async function createFoodApi(deps: AppDeps) {
   let complete: Promise<void> | undefined = deps.composeElysiaLater ? undefined : Promise.resolve();
   /** Composes Elysia (once) and serves with the complete table from then on. */
   const completeRoutes = (): Promise<void> =>
-    (complete ??= Promise.resolve().then(() => {
-      routing = route(composeElysia());
+    (complete ??= composeElysia().then((elysia) => {
+      routing = route(elysia);
     }));
   // A request the direct routes alone cannot answer waits for the complete table, and is matched again by it.
   const rest: Handle = (request) =>
@@ -192,7 +191,7 @@ export async function createFoodApi(deps: AppDeps) {
       requestFacts(request).match = undefined;
       return routing.handle(request);
     });
-  let routing: Routing = route(deps.composeElysiaLater ? undefined : composeElysia());
+  let routing: Routing = route(deps.composeElysiaLater ? undefined : await composeElysia());
   const observe = (request: Request, status: number, ms: number): string => {
     const facts = requestFacts(request);
     const template = routing.table.matchOf(request, facts).template ?? UNMATCHED_ROUTE;

@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import type { RateSpec } from "../platform/config/config";
 import { clientIpOf } from "../platform/http/client-ip";
 import type { Route } from "../platform/http/route";
@@ -42,7 +41,7 @@ export function ipLimits(options: { limiter: Limiter; clientIpHeader: string | n
     if (!result.allowed) throw tooManyRequests("TOO_MANY_REQUESTS", result.retryAfterSeconds);
   };
   return {
-    /** Counts a request of a route that names a limit; throws the 429 past it. */
+    /** Counts a request of a route that names a limit; throws the 429 past it (limits/elysia-hook.ts for Elysia's routes). */
     count,
     /** Refuses, at start, a route that names a limit there is none of. */
     checkNamed(routes: readonly Route[]): void {
@@ -50,17 +49,6 @@ export function ipLimits(options: { limiter: Limiter; clientIpHeader: string | n
         const name = route.notes?.ipLimit;
         if (name !== undefined && !Object.hasOwn(options.limits, name)) throw new Error(`route ${route.method} ${route.template}: no per-IP limit named ${name}`);
       }
-    },
-    /**
-     * For the routes Elysia answers: counted at transform, after the session check and before body
-     * validation, so malformed attempts count too. `routeOf` finds the route Elysia matched in the table.
-     */
-    elysiaHook(routeOf: (method: string, template: string) => Route | undefined) {
-      // Declared async: Elysia awaits a hook only when it can tell it is one.
-      return new Elysia().onTransform({ as: "global" }, async ({ request, route }) => {
-        const declared = routeOf(request.method, route);
-        if (declared?.notes?.ipLimit !== undefined) await count(request, declared);
-      });
     },
   };
 }

@@ -1,15 +1,15 @@
-import { t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { Integer } from "../platform/http/schema";
 
 /** What `GET /v1/meta` answers: the service, its dataset and the limits in force. */
-export const MetaResponse = t.Object({
-  service: t.Object({ name: t.String(), version: t.String() }),
-  apiVersion: t.String({ description: "v1" }),
-  dataset: t.Object({
-    name: t.String(),
-    release: t.String(),
-    importedAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
-    counts: t.Object({
+export const MetaResponse = Type.Object({
+  service: Type.Object({ name: Type.String(), version: Type.String() }),
+  apiVersion: Type.String({ description: "v1" }),
+  dataset: Type.Object({
+    name: Type.String(),
+    release: Type.String(),
+    importedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+    counts: Type.Object({
       foods: Integer(),
       foodGroups: Integer(),
       nutrients: Integer(),
@@ -18,13 +18,13 @@ export const MetaResponse = t.Object({
       footnotes: Integer(),
     }),
   }),
-  limits: t.Object({
-    pageSize: t.Object({ default: Integer(), max: Integer() }),
-    trialToken: t.Object({ lifetimeSeconds: Integer(), requests: Integer() }),
-    freeTier: t.Object({ requests: Integer(), windowSeconds: Integer() }),
+  limits: Type.Object({
+    pageSize: Type.Object({ default: Integer(), max: Integer() }),
+    trialToken: Type.Object({ lifetimeSeconds: Integer(), requests: Integer() }),
+    freeTier: Type.Object({ requests: Integer(), windowSeconds: Integer() }),
   }),
-  license: t.String(),
-  citation: t.String(),
+  license: Type.String(),
+  citation: Type.String(),
 });
 
 export type MetaResponse = typeof MetaResponse.static;

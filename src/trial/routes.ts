@@ -7,15 +7,12 @@ import { NO_STORE } from "../platform/http/errors";
 import { operation } from "../platform/http/route-notes";
 import { CHALLENGE_LIFETIME_SECONDS, newChallenge } from "./challenge";
 import { TrialChallenge } from "./model";
-import { redeemChallenge, type TrialDeps } from "./service";
+import { redeemChallenge, TRIAL_LIMIT, type TrialDeps } from "./service";
 
 const TrialTokenResponse = t.Object({
   token: t.String({ description: "<base64url payload>.<base64url HMAC-SHA256>; send as Authorization: Bearer" }),
   expiresAt: t.String({ format: "date-time" }),
 });
-
-/** The per-IP limit of both trial routes, by the name the composition root gives its setting (`--trial-ip-limit`, src/app/app.ts). */
-export const TRIAL_LIMIT = "trial";
 
 /** Public trial routes: a bot challenge, and a trial token (trial/token.ts: its lifetime and quota) for its solution. */
 export function trialRoutes(deps: TrialDeps & { config: Config }) {

@@ -22,6 +22,9 @@ export async function loadTrialSecrets(store: TrialStore, config: Config): Promi
   return { token, challenge: hmacSha256(token, "foodapi altcha challenge v1", "hex") };
 }
 
+/** The per-IP limit of both trial routes, by the name the composition root gives its setting (`--trial-ip-limit`, src/app/app.ts). */
+export const TRIAL_LIMIT = "trial";
+
 export interface TrialDeps {
   store: TrialStore;
   clock: Clock;

@@ -1,4 +1,5 @@
-import { type AnyElysia, t, type TSchema } from "elysia";
+import { type TSchema, Type } from "@sinclair/typebox";
+import type { AnyElysia } from "elysia";
 import type { DirectHandler, Route, RouteMatch } from "./route";
 import { type OperationDocs, notesOf, operation } from "./route-notes";
 import { type RequestFacts, requestFacts, requestUrl } from "./request-context";
@@ -85,8 +86,8 @@ function directRoute(spec: DirectRouteSpec | HiddenRouteSpec): Route {
   const detail = operation(docs);
   const hooks =
     method === "POST"
-      ? { body: body ?? t.Unknown(), ...(response ? { response } : {}), detail }
-      : { ...(param === undefined ? {} : { params: t.Object({ [param]: t.String() }) }), ...(query ? { query } : {}), ...(response ? { response } : {}), detail };
+      ? { body: body ?? Type.Unknown(), ...(response ? { response } : {}), detail }
+      : { ...(param === undefined ? {} : { params: Type.Object({ [param]: Type.String() }) }), ...(query ? { query } : {}), ...(response ? { response } : {}), detail };
   return { method, template, handle, notes: notesOf(detail), hidden: false, hooks };
 }
 

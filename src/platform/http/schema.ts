@@ -1,5 +1,4 @@
-import { type IntegerOptions, type TInteger, type TObject, type TOptional, type TSchema, type TString, Type } from "@sinclair/typebox";
-import { t } from "elysia";
+import { type IntegerOptions, Kind, type SchemaOptions, type TInteger, type TObject, type TOptional, type TSchema, type TString, Type, type TUnsafe } from "@sinclair/typebox";
 
 /**
  * Schema helpers for the model files. Each rule a client should see (a length, a format, an integer
@@ -12,6 +11,15 @@ import { t } from "elysia";
  * coercing query strings; in a response or a document it is just wrong, so this is TypeBox's own.
  */
 export const Integer = (options?: IntegerOptions): TInteger => Type.Integer(options);
+
+/**
+ * One of `values`, documented as a string `enum`: the schema Elysia's `t.UnionEnum` makes (with its `default`,
+ * the first value, and its kind, which Elysia validates), made without Elysia so that the data routes' models
+ * load before it: a start composes Elysia's routes after its first answers (src/app/app.ts).
+ */
+export function unionEnum<const T extends readonly [string, ...string[]]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return { default: values[0], ...options, [Kind]: "UnionEnum", type: "string", enum: values } as unknown as TUnsafe<T[number]>;
+}
 
 /** The schema the document shows for a schema Elysia validates with (see `lenient`, `queryStrings`). */
 const DOCUMENTED = Symbol.for("foodapi.documented");
@@ -60,8 +68,8 @@ type QueryStrings<P> = TObject<{ [K in keyof P]: TOptional<TString> }>;
  * messages, its clamping, empty meaning absent). The document shows `schema` with the real types.
  */
 export function queryStrings<P extends Record<string, TSchema>>(schema: TObject<P>): QueryStrings<P> {
-  const properties = Object.fromEntries(Object.keys(schema.properties).map((name) => [name, t.Optional(t.String())]));
-  const copy = t.Object(properties) as unknown as QueryStrings<P>;
+  const properties = Object.fromEntries(Object.keys(schema.properties).map((name) => [name, Type.Optional(Type.String())]));
+  const copy = Type.Object(properties) as unknown as QueryStrings<P>;
   Object.defineProperty(copy, DOCUMENTED, { value: schema, enumerable: false });
   return copy;
 }
