@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { onFirstUse } from "../platform/first-use";
 import type { AnswerFile } from "./answer-file";
 import type { Candidate } from "./ranking";
 import type { CatalogStore, FoodGroupCount, FoodNutrientValue, NutrientDefinition, NutrientRanking, PortionRow } from "./store";
@@ -52,25 +53,27 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * lists (groups, nutrients, counts) are read once and kept.
  */
 export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile): CatalogStore {
+  // Each statement is prepared at its first use, not at the start: a route's first request pays for its own
+  // (FTS5's connects to its tables), and a start answers sooner without preparing all of them.
   // Plain prepared SQL: the food index reads every food once per worker, and drizzle's row mapping left
   // more garbage resident in the worker than the rows themselves (figures: docs/performance.md).
-  const allFoods = sqlite.query<Candidate, []>(
+  const allFoods = onFirstUse(() => sqlite.query<Candidate, []>(
     "SELECT food_number AS foodNumber, name, search_name AS searchName, group_code AS groupCode, manufacturer FROM foods ORDER BY id",
-  );
+  ));
   // The detail route's existence check needs the ids alone: one text, not a row per food.
-  const allIds = sqlite.query<{ ids: string | null }, []>("SELECT group_concat(id) AS ids FROM foods");
+  const allIds = onFirstUse(() => sqlite.query<{ ids: string | null }, []>("SELECT group_concat(id) AS ids FROM foods"));
   // FTS5's MATCH has no drizzle builder: plain prepared SQL. The ids come as one text ("1001,1002,...")
   // parsed in place: read as rows, a common term's thousands of matches were an array each.
-  const ftsIds = sqlite.query<{ ids: string | null }, [string]>("SELECT group_concat(rowid) AS ids FROM food_search WHERE food_search MATCH ?1");
+  const ftsIds = onFirstUse(() => sqlite.query<{ ids: string | null }, [string]>("SELECT group_concat(rowid) AS ids FROM food_search WHERE food_search MATCH ?1"));
   // Plain prepared SQL too: the blobs come as they are, without drizzle's copy of each into a Buffer.
   type RankingRow = { foodIds: Uint8Array; values: Uint8Array };
-  const rankingOf = sqlite.query<RankingRow, [string]>(`SELECT food_ids AS foodIds, "values" FROM nutrient_rankings WHERE nutrient_number = ?1`);
+  const rankingOf = onFirstUse(() => sqlite.query<RankingRow, [string]>(`SELECT food_ids AS foodIds, "values" FROM nutrient_rankings WHERE nutrient_number = ?1`));
 
   // Plain prepared SQL, as above: the portions are read once per worker (15,438 rows), a food's values on
   // every analysed recipe line whose food is not cached; a food's portions and values on every label.
-  const allPortionRows = sqlite.query<PortionRow, []>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions ORDER BY food_id, seq");
-  const portionsOf = sqlite.query<PortionRow, [number]>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions WHERE food_id = ?1 ORDER BY seq");
-  const valuesOf = sqlite.query<FoodNutrientValue, [number]>("SELECT nutrient_number AS number, value FROM nutrient_values WHERE food_id = ?1");
+  const allPortionRows = onFirstUse(() => sqlite.query<PortionRow, []>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions ORDER BY food_id, seq"));
+  const portionsOf = onFirstUse(() => sqlite.query<PortionRow, [number]>("SELECT food_id AS foodId, seq, amount, description, grams FROM portions WHERE food_id = ?1 ORDER BY seq"));
+  const valuesOf = onFirstUse(() => sqlite.query<FoodNutrientValue, [number]>("SELECT nutrient_number AS number, value FROM nutrient_values WHERE food_id = ?1"));
 
   let groupsCache: FoodGroupCount[] | undefined;
   let nutrientsCache: NutrientDefinition[] | undefined;
@@ -78,19 +81,19 @@ export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile):
 
   return {
     foodIdsMatching(match) {
-      return parseIdList(ftsIds.get(match)?.ids ?? "");
+      return parseIdList(ftsIds().get(match)?.ids ?? "");
     },
 
     allCandidates() {
-      return allFoods.all();
+      return allFoods().all();
     },
 
     foodIds() {
-      return parseIdList(allIds.get()?.ids ?? "");
+      return parseIdList(allIds().get()?.ids ?? "");
     },
 
     nutrientRanking(number) {
-      const row = rankingOf.get(number);
+      const row = rankingOf().get(number);
       return row ? decodeRanking(row.foodIds, row.values) : undefined;
     },
 
@@ -103,15 +106,15 @@ export function createSqliteCatalogStore(sqlite: Database, answers: AnswerFile):
     },
 
     allPortions() {
-      return allPortionRows.all();
+      return allPortionRows().all();
     },
 
     foodPortions(foodId) {
-      return portionsOf.all(foodId);
+      return portionsOf().all(foodId);
     },
 
     nutrientValues(foodId) {
-      return valuesOf.all(foodId);
+      return valuesOf().all(foodId);
     },
 
     foodGroups() {

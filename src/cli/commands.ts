@@ -19,7 +19,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     flags: SETTING_FLAGS,
     positionals: none,
     summary: "serve the API (the default command)",
-    usage: `Usage: foodapi [serve] [options]\n\nServes the API until SIGTERM or SIGINT. Settings (flag, environment variable; a flag wins):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`,
+    // Made when asked for (`--help`): the settings' table is text every start would otherwise build.
+    get usage() {
+      return `Usage: foodapi [serve] [options]\n\nServes the API until SIGTERM or SIGINT. Settings (flag, environment variable; a flag wins):\n${settingsHelp()}\n\nAn invalid setting stops start-up with a message naming it and exit code 2.\n`;
+    },
   },
   import: {
     flags: ["out"],

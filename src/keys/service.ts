@@ -1,5 +1,5 @@
 import type { Clock } from "../platform/clock";
-import { constantTimeEqual, newId, randomBase58, sha256Hex } from "../platform/security/tokens";
+import { base58Length, constantTimeEqual, newId, randomBase58, sha256Hex } from "../platform/security/tokens";
 import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import type { ActiveKeys } from "./active-keys";
 import type { ApiKey, KeyRefusal, KeyStore } from "./store";
@@ -7,7 +7,7 @@ import type { ApiKey, KeyRefusal, KeyStore } from "./store";
 const KEY_PREFIX = "fnk_";
 /** 24 random bytes: 192 bits, well above the 128 the contract asks for. */
 const KEY_SECRET_BYTES = 24;
-const KEY_SECRET_LENGTH = randomBase58(KEY_SECRET_BYTES).length;
+const KEY_SECRET_LENGTH = base58Length(KEY_SECRET_BYTES);
 /** `fnk_` and 8 characters: enough to tell keys apart in a list, far too little to guess the rest. */
 const VISIBLE_PREFIX_LENGTH = 12;
 const LAST_USED_RESOLUTION_MS = 60_000;

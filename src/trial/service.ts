@@ -11,15 +11,22 @@ import { verifyTurnstile } from "./turnstile";
 
 export interface TrialSecrets {
   /** Signs trial tokens. */
-  token: string;
+  readonly token: string;
   /** Signs ALTCHA challenges: derived from the token secret, so one secret is all an operator manages. */
-  challenge: string;
+  readonly challenge: string;
 }
 
 /** FOODAPI_TRIAL_SECRET, else a secret generated once and kept in the state database in the data directory. */
 export async function loadTrialSecrets(store: TrialStore, config: Config): Promise<TrialSecrets> {
   const token = config.trialSecret ?? (await store.secret("trial-token", () => randomHex(32)));
-  return { token, challenge: hmacSha256(token, "foodapi altcha challenge v1", "hex") };
+  // Derived at the first challenge, not at the start.
+  let challenge: string | undefined;
+  return {
+    token,
+    get challenge() {
+      return (challenge ??= hmacSha256(token, "foodapi altcha challenge v1", "hex"));
+    },
+  };
 }
 
 /** The per-IP limit of both trial routes, by the name the composition root gives its setting (`--trial-ip-limit`, src/app/app.ts). */

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isIP } from "../ip-address";
-import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { STATE_FILE_NAME } from "../storage/data-files";
 import { DATA_DIR_DEFAULT, type DefaultedSettingKey, SETTINGS, type SettingKey } from "./settings";
@@ -280,7 +279,9 @@ export function loadConfig(flags: ReadonlyMap<string, string>, env: Readonly<Rec
     catalogPath: catalogIn?.value ? resolve(cwd, catalogIn.value) : undefined,
     cacheDir,
     cacheDirInDataDir,
-    workers: workersIn ? Number(workersIn.value) : availableParallelism(),
+    // The CPUs this process may run on (its affinity, as node:os's availableParallelism counts them),
+    // without loading node:os at every start for it.
+    workers: workersIn ? Number(workersIn.value) : navigator.hardwareConcurrency,
     stateUrl: stateUrlIn?.value ? parsePostgresUrl(stateUrlIn.value, stateUrlIn.name) : undefined,
     redisUrl: redisUrlIn?.value ? parseRedisUrl(redisUrlIn.value, redisUrlIn.name) : undefined,
     metricsToken: metricsTokenIn?.value ? parseMetricsToken(metricsTokenIn.value, metricsTokenIn.name) : undefined,

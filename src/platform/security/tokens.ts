@@ -14,9 +14,11 @@ export function randomBase58(bytes: number): string {
     value /= 58n;
   }
   // Fixed length, so that a short draw does not make a shorter (and recognisable) secret.
-  const length = Math.ceil((bytes * 8) / Math.log2(58));
-  return out.padStart(length, BASE58[0]);
+  return out.padStart(base58Length(bytes), BASE58[0]);
 }
+
+/** How many characters `randomBase58(bytes)` always has. */
+export const base58Length = (bytes: number): number => Math.ceil((bytes * 8) / Math.log2(58));
 
 /** `bytes` random bytes in hex. */
 export function randomHex(bytes: number): string {
