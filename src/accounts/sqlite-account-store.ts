@@ -3,11 +3,10 @@ import type { StateDb } from "../platform/storage/state-db";
 import { sessions as sessionsTable, users as usersTable } from "./tables";
 import type { AccountStore, DeletedAccount, DeleteOwned, PasswordChanged, PasswordChangeOptions, Session, User } from "./store";
 
-const sessions = sessionsTable.sqlite;
-const users = usersTable.sqlite;
-
 /** `deleteOwned` runs inside the deletion's transaction, on the same database (sqlite-state.ts). */
 export function createSqliteAccountStore({ db, sqlite }: StateDb, deleteOwned: DeleteOwned<StateDb["db"]>): AccountStore {
+  const sessions = sessionsTable.sqlite;
+  const users = usersTable.sqlite;
   // IMMEDIATE: the write lock is taken at the start, so two sign-ups of one e-mail in two processes queue
   // instead of one failing on a lock upgrade; the UNIQUE constraint then keeps the first.
   const insert = sqlite.transaction((user: User, firstSession: Session | undefined): User | undefined => {

@@ -3,10 +3,9 @@ import type { StateDb } from "../platform/storage/state-db";
 import { sessions as sessionsTable, users as usersTable } from "./tables";
 import type { Session, SessionBounds, SessionStore } from "./store";
 
-const sessions = sessionsTable.sqlite;
-const users = usersTable.sqlite;
-
 export function createSqliteSessionStore({ db, sqlite }: StateDb): SessionStore {
+  const sessions = sessionsTable.sqlite;
+  const users = usersTable.sqlite;
   // IMMEDIATE: the check, the insert and the trimming hold the write lock together, so a password change,
   // a disabling or a deletion (each one write transaction) commits wholly before them or wholly after.
   const insert = sqlite.transaction((session: Session, { whilePasswordHash, maxPerAccount }: SessionBounds): boolean => {

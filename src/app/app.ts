@@ -86,11 +86,12 @@ export async function createFoodApi(deps: AppDeps) {
     return usage.flush();
   });
   const housekeeping = createHousekeeping({
+    // Called, not read, here: a store a start has not used yet is made at its first sweep (sqlite-state.ts).
     sweepers: {
-      sessions: sessions.sweepExpired,
-      trial: trialStore.sweepExpired,
-      rateCounters: limits.sweep,
-      keys: keys.sweep,
+      sessions: (now, batch) => sessions.sweepExpired(now, batch),
+      trial: (now, batch) => trialStore.sweepExpired(now, batch),
+      rateCounters: (now, batch) => limits.sweep(now, batch),
+      keys: (now, batch) => keys.sweep(now, batch),
       usage: usageSweeper(deps.state.usage),
     },
     releaseLeases: () => limiter.releaseLeases(),

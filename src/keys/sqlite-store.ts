@@ -6,15 +6,14 @@ import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys as apiKeysTable, keyRevocations as keyRevocationsTable } from "./tables";
 import { ALL_KEYS, type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
-const users = usersTable.sqlite;
-const apiKeys = apiKeysTable.sqlite;
-const keyRevocations = keyRevocationsTable.sqlite;
-
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
 const NO_NEWS: readonly string[] = [];
 
 export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
+  const users = usersTable.sqlite;
+  const apiKeys = apiKeysTable.sqlite;
+  const keyRevocations = keyRevocationsTable.sqlite;
   // The two queries of an API request are prepared once, at the first request (building a drizzle query
   // costs more than running it; a start answers sooner without building them).
   // A disabled account's keys are not found: the join is on the primary key, one more page at most.
@@ -117,14 +116,15 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
  */
 export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): KeyRevocations {
   const epoch = openRevocationEpoch(dataDir);
-  const after = onFirstUse(() =>
-    db
+  const after = onFirstUse(() => {
+    const keyRevocations = keyRevocationsTable.sqlite;
+    return db
       .select({ seq: keyRevocations.seq, keyHash: keyRevocations.keyHash })
       .from(keyRevocations)
       .where(gt(keyRevocations.seq, sql.placeholder("seq")))
       .orderBy(keyRevocations.seq)
-      .prepare(),
-  );
+      .prepare();
+  });
   const latest = () => sqlite.query<{ seq: number | null }, []>("SELECT max(seq) AS seq FROM key_revocations").get()?.seq ?? 0;
   let seenEpoch = epoch.current();
   let appliedSeq = latest();

@@ -1,7 +1,7 @@
 import { isNotNull } from "drizzle-orm";
 import { integer as sqliteInteger, sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core";
 import { users } from "../accounts/tables";
-import { bigint, table, text } from "../platform/storage/declare-table";
+import { bigint, sqliteOnly, table, text } from "../platform/storage/declare-table";
 import type { SameShape } from "../platform/storage/same-shape";
 import type { ApiKey } from "./store";
 
@@ -43,10 +43,10 @@ true satisfies SameShape<typeof apiKeys.postgres.$inferSelect, ApiKey>;
  * revoked keys from its cache (the revocation epoch only says that something changed). Kept an hour, then
  * swept. PostgreSQL instances need no log (keys/postgres-store.ts).
  */
-export const keyRevocations = {
-  sqlite: sqliteTable("key_revocations", {
+export const keyRevocations = sqliteOnly(() =>
+  sqliteTable("key_revocations", {
     seq: sqliteInteger("seq").primaryKey({ autoIncrement: true }),
     keyHash: sqliteText("key_hash").notNull(),
     revokedAt: sqliteInteger("revoked_at").notNull(),
   }),
-};
+);

@@ -4,10 +4,9 @@ import type { StateDb } from "../platform/storage/state-db";
 import { rateCounters as rateCountersTable } from "./tables";
 import { grantable, type Grant, type LimitStore } from "./store";
 
-const rateCounters = rateCountersTable.sqlite;
-
 /** Rate-limit counters in the state database, so that the processes sharing it agree. */
 export function createSqliteLimitStore({ db, sqlite }: StateDb): LimitStore {
+  const rateCounters = rateCountersTable.sqlite;
   // Prepared once, at the first use (a start answers sooner): building drizzle queries per request cost ten
   // times more than running them.
   const windowUse = onFirstUse(() =>

@@ -3,12 +3,11 @@ import type { StateDb } from "../platform/storage/state-db";
 import { secrets as secretsTable, trialUsage as trialUsageTable, usedChallenges as usedChallengesTable } from "./tables";
 import { TRIAL_EXPIRY_MARGIN_MS, type TrialStore } from "./store";
 
+// The secret is read at every start, in SQL of its own named from the table's declaration (the one table a
+// start builds); the others are built at their first query (platform/storage/declare-table.ts).
 const secrets = secretsTable.sqlite;
-// In SQL of their own (below), named from the table's declaration.
 const SELECT_SECRET = `SELECT "${secrets.value.name}" AS value FROM "${getTableName(secrets)}" WHERE "${secrets.name.name}" = ?1`;
 const INSERT_SECRET = `INSERT INTO "${getTableName(secrets)}" ("${secrets.name.name}", "${secrets.value.name}") VALUES (?1, ?2) ON CONFLICT DO NOTHING`;
-const trialUsage = trialUsageTable.sqlite;
-const usedChallenges = usedChallengesTable.sqlite;
 
 export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
   return {
@@ -24,12 +23,14 @@ export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
     },
 
     markChallengeUsed(id, expiresAt) {
+      const usedChallenges = usedChallengesTable.sqlite;
       const inserted = db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning().all();
       return inserted.length > 0;
     },
 
     consumeTrialRequest(jti, quota, expiresAt, n = 1) {
       if (n > quota) return null;
+      const trialUsage = trialUsageTable.sqlite;
       // One statement: the row's current count is checked and raised in the same step.
       const row = db
         .insert(trialUsage)
@@ -41,11 +42,14 @@ export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
     },
 
     trialRequestsUsed(jti) {
+      const trialUsage = trialUsageTable.sqlite;
       return db.select({ used: trialUsage.used }).from(trialUsage).where(eq(trialUsage.jti, jti)).get()?.used ?? 0;
     },
 
     sweepExpired(now, batch) {
       const cutoff = now - TRIAL_EXPIRY_MARGIN_MS;
+      const trialUsage = trialUsageTable.sqlite;
+      const usedChallenges = usedChallengesTable.sqlite;
       const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, cutoff)).limit(batch);
       const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, cutoff)).limit(batch);
       return (

@@ -4,10 +4,9 @@ import type { StateDb } from "../platform/storage/state-db";
 import { keyUsage as keyUsageTable } from "./tables";
 import type { UsageDelta, UsageStore } from "./store";
 
-const keyUsage = keyUsageTable.sqlite;
-
 /** Usage counts in the state database, shared by every process on the data directory. */
 export function createSqliteUsageStore({ db, sqlite }: StateDb): UsageStore {
+  const keyUsage = keyUsageTable.sqlite;
   // Only keys that still exist get a row (SELECT … FROM api_keys): a flush racing an account's deletion
   // finds its keys gone and adds nothing. The write lock makes the add atomic across processes. Prepared at
   // the first flush, not at the start.

@@ -9,20 +9,20 @@ import { createSqliteKeyRevocations, createSqliteKeyStore } from "../../keys/sql
 import { createSqliteLimitStore } from "../../limits/sqlite-store";
 import { createSqliteTrialStore } from "../../trial/sqlite-store";
 import { createSqliteUsageStore } from "../../usage/sqlite-store";
+import { madeOnFirstUse } from "../../platform/first-use";
 import { openStateDb, type StateDb } from "../../platform/storage/state-db";
 import { dataDirUnusable } from "../../platform/storage/storage-fault";
 import { SQLITE_SCHEMA } from "./state-schema";
 import type { StateStores } from "./state-stores";
-
-const apiKeys = apiKeysTable.sqlite;
-const keyRevocations = keyRevocationsTable.sqlite;
-const keyUsage = keyUsageTable.sqlite;
 
 /**
  * An account's keys, their usage and revocation entries, deleted in the account's deletion transaction
  * (accounts/sqlite-account-store.ts): here, where keys and usage are both known.
  */
 const deleteAccountKeys: DeleteOwned<StateDb["db"]> = (db, userId, now) => {
+  const apiKeys = apiKeysTable.sqlite;
+  const keyRevocations = keyRevocationsTable.sqlite;
+  const keyUsage = keyUsageTable.sqlite;
   const keys = db.select({ id: apiKeys.id, keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).all();
   const ids = keys.map((key) => key.id);
   if (ids.length > 0) {
@@ -62,14 +62,16 @@ export function sqliteStores(state: StateDb): StateStores {
   const probe = sqlite.query<unknown, [number]>(
     "INSERT INTO storage_probe (id, written_at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
   );
+  // The stores the first answers do not read are made at their first use, with the drizzle tables and
+  // queries they build: a start builds none of them (docs/performance.md, "The later start").
   return {
-    accounts: createSqliteAccountStore(state, deleteAccountKeys),
-    sessions: createSqliteSessionStore(state),
-    keys: createSqliteKeyStore(state),
+    accounts: madeOnFirstUse(() => createSqliteAccountStore(state, deleteAccountKeys)),
+    sessions: madeOnFirstUse(() => createSqliteSessionStore(state)),
+    keys: madeOnFirstUse(() => createSqliteKeyStore(state)),
     keyRevocations: createSqliteKeyRevocations(state),
-    limits: createSqliteLimitStore(state),
+    limits: madeOnFirstUse(() => createSqliteLimitStore(state)),
     trial: createSqliteTrialStore(state),
-    usage: createSqliteUsageStore(state),
+    usage: madeOnFirstUse(() => createSqliteUsageStore(state)),
     ping: () => void ping.get(),
     probeWrite: () => void probe.run(Date.now()),
     close: () => sqlite.close(),

@@ -22,22 +22,24 @@ const postgresCore = (): PgCore => (pgCore ??= (require("./postgres-core") as ty
  *   boolean  0/1 integer in SQLite, boolean in PostgreSQL
  */
 class Column<S extends ColumnBuilderBase, P extends ColumnBuilderBase> {
-  private built: P | undefined;
-  /** What was asked of the column before its PostgreSQL builder was made, to do to it then. */
-  private readonly pending: ((builder: MutableBuilder) => unknown)[] = [];
+  private sqliteBuilt: S | undefined;
+  private postgresBuilt: P | undefined;
+  /** What was asked of the column, done to each dialect's builder when it is made (`only`: to that one alone). */
+  private readonly changes: { only?: Dialect; change: (builder: MutableBuilder) => unknown }[] = [];
 
   constructor(
-    readonly sqlite: S,
+    private readonly makeSqlite: () => S,
     private readonly makePostgres: (pg: PgCore) => P,
   ) {}
 
+  /** The SQLite builder, made when the SQLite table is built (see `table`). */
+  get sqlite(): S {
+    return (this.sqliteBuilt ??= this.changed("sqlite", this.makeSqlite()));
+  }
+
   /** The PostgreSQL builder, made when a PostgreSQL table is built (see `postgresCore`). */
   get postgres(): P {
-    if (this.built === undefined) {
-      this.built = this.makePostgres(postgresCore());
-      for (const change of this.pending) change(this.built as unknown as MutableBuilder);
-    }
-    return this.built;
+    return (this.postgresBuilt ??= this.changed("postgres", this.makePostgres(postgresCore())));
   }
 
   notNull(): Column<NotNull<S>, NotNull<P>> {
@@ -64,24 +66,31 @@ class Column<S extends ColumnBuilderBase, P extends ColumnBuilderBase> {
 
   /** A foreign key to `column` of `table` (a thunk: the table may be declared later or elsewhere). */
   references<T extends { sqlite: sqlite.SQLiteTable; postgres: pg.PgTable }>(table: () => T, column: keyof T["sqlite"]["_"]["columns"] & string, options: { onDelete?: ReferenceAction } = {}): this {
-    const target = (dialect: "sqlite" | "postgres") => () => (table()[dialect] as unknown as Record<string, BuiltColumn>)[column]!;
-    (this.sqlite as unknown as MutableBuilder).references(target("sqlite"), options);
-    this.onPostgres((builder) => builder.references(target("postgres"), options));
+    const target = (dialect: Dialect) => () => (table()[dialect] as unknown as Record<string, BuiltColumn>)[column]!;
+    this.record("sqlite", (builder) => builder.references(target("sqlite"), options));
+    this.record("postgres", (builder) => builder.references(target("postgres"), options));
     return this;
   }
 
   private onBoth(change: (builder: MutableBuilder) => unknown): never {
-    // drizzle's builders change in place and return themselves.
-    change(this.sqlite as unknown as MutableBuilder);
-    this.onPostgres(change);
+    this.record(undefined, change);
     return this as never;
   }
 
-  private onPostgres(change: (builder: MutableBuilder) => unknown): void {
-    if (this.built === undefined) this.pending.push(change);
-    else change(this.built as unknown as MutableBuilder);
+  private record(only: Dialect | undefined, change: (builder: MutableBuilder) => unknown): void {
+    this.changes.push({ only, change });
+    // drizzle's builders change in place and return themselves: one already made takes the change now.
+    if (only !== "postgres" && this.sqliteBuilt !== undefined) change(this.sqliteBuilt as unknown as MutableBuilder);
+    if (only !== "sqlite" && this.postgresBuilt !== undefined) change(this.postgresBuilt as unknown as MutableBuilder);
+  }
+
+  private changed<B>(dialect: Dialect, builder: B): B {
+    for (const { only, change } of this.changes) if (only === undefined || only === dialect) change(builder as unknown as MutableBuilder);
+    return builder;
   }
 }
+
+type Dialect = "sqlite" | "postgres";
 
 type ReferenceAction = "cascade" | "restrict" | "no action" | "set null" | "set default";
 
@@ -93,10 +102,10 @@ interface MutableBuilder {
   references(target: () => BuiltColumn, actions: { onDelete?: ReferenceAction }): unknown;
 }
 
-export const text = (name: string) => new Column(sqlite.text(name), (pg) => pg.text(name));
-export const integer = (name: string) => new Column(sqlite.integer(name), (pg) => pg.integer(name));
-export const bigint = (name: string) => new Column(sqlite.integer(name), (pg) => pg.bigint(name, { mode: "number" }));
-export const boolean = (name: string) => new Column(sqlite.integer(name, { mode: "boolean" }), (pg) => pg.boolean(name));
+export const text = (name: string) => new Column(() => sqlite.text(name), (pg) => pg.text(name));
+export const integer = (name: string) => new Column(() => sqlite.integer(name), (pg) => pg.integer(name));
+export const bigint = (name: string) => new Column(() => sqlite.integer(name), (pg) => pg.bigint(name, { mode: "number" }));
+export const boolean = (name: string) => new Column(() => sqlite.integer(name, { mode: "boolean" }), (pg) => pg.boolean(name));
 
 // The column builders' own generic parameters vary per column.
 type AnyColumn = Column<any, any>;
@@ -126,14 +135,15 @@ export interface DeclaredTable<N extends string = string, C extends Columns = Co
 
 /** A table in both dialects from one list of columns (see `Column`) and `options`. */
 export function table<N extends string, C extends Columns>(name: N, columns: C, options: TableOptions<C> = {}): DeclaredTable<N, C> {
-  const sqliteTable = sqlite.sqliteTable(name, builders(columns, "sqlite") as Record<string, sqlite.SQLiteColumnBuilderBase>, (t) => [
-    ...(options.primaryKey ? [sqlite.primaryKey({ columns: pick(t, options.primaryKey) as [sqlite.SQLiteColumn] })] : []),
-    ...Object.entries(options.indexes ?? {}).map(([index, { on, where }]) => {
-      const built = sqlite.index(index).on(...(pick(t, on) as [sqlite.SQLiteColumn]));
-      return where ? built.where(where(t as ColumnsOf<C>)) : built;
-    }),
-    ...Object.entries(options.checks ?? {}).map(([check, condition]) => sqlite.check(check, condition(t as ColumnsOf<C>))),
-  ]);
+  const sqliteTable = () =>
+    sqlite.sqliteTable(name, builders(columns, "sqlite") as Record<string, sqlite.SQLiteColumnBuilderBase>, (t) => [
+      ...(options.primaryKey ? [sqlite.primaryKey({ columns: pick(t, options.primaryKey) as [sqlite.SQLiteColumn] })] : []),
+      ...Object.entries(options.indexes ?? {}).map(([index, { on, where }]) => {
+        const built = sqlite.index(index).on(...(pick(t, on) as [sqlite.SQLiteColumn]));
+        return where ? built.where(where(t as ColumnsOf<C>)) : built;
+      }),
+      ...Object.entries(options.checks ?? {}).map(([check, condition]) => sqlite.check(check, condition(t as ColumnsOf<C>))),
+    ]);
   const postgresTable = (pg: PgCore, extra: Record<string, pg.PgColumnBuilderBase>) =>
     pg.pgTable(name, { ...(builders(columns, "postgres") as Record<string, pg.PgColumnBuilderBase>), ...extra }, (t) => [
       ...(options.primaryKey ? [pg.primaryKey({ columns: pick(t, options.primaryKey) as [pg.PgColumn] })] : []),
@@ -143,12 +153,16 @@ export function table<N extends string, C extends Columns>(name: N, columns: C, 
       }),
       ...Object.entries(options.checks ?? {}).map(([check, condition]) => pg.check(check, condition(t as ColumnsOf<C>))),
     ]);
-  // The PostgreSQL tables are built when first asked for: a server on SQLite never is, and building every
-  // table's columns for both dialects was a good part of its start.
+  // Each dialect's table is built when first asked for, by the first query of a store that reads it: a
+  // server on SQLite never builds the PostgreSQL ones, and a start builds none (building every table's
+  // columns was a good part of a start; docs/performance.md, "The later start").
+  let sqliteBuilt: sqlite.SQLiteTable | undefined;
   let postgres: pg.PgTable | undefined;
   let postgresSchema: pg.PgTable | undefined;
   const declared = {
-    sqlite: sqliteTable,
+    get sqlite() {
+      return (sqliteBuilt ??= sqliteTable());
+    },
     get postgres() {
       return (postgres ??= postgresTable(postgresCore(), {}));
     },
@@ -164,3 +178,13 @@ const builders = (columns: Columns, dialect: "sqlite" | "postgres"): Record<stri
   Object.fromEntries(Object.entries(columns).map(([key, column]) => [key, column[dialect]]));
 
 const pick = (columns: Record<string, unknown>, keys: string[]) => keys.map((key) => columns[key]);
+
+/** A table SQLite alone has, built when first asked for, as a declared table's (`table`). */
+export function sqliteOnly<T extends sqlite.SQLiteTable>(build: () => T): { readonly sqlite: T } {
+  let built: T | undefined;
+  return {
+    get sqlite() {
+      return (built ??= build());
+    },
+  };
+}
