@@ -1,4 +1,5 @@
-import { Type } from "@sinclair/typebox";
+// The builders as a namespace (see catalog/model.ts).
+import * as Type from "@sinclair/typebox";
 import { NutritionLabelSchema } from "../label/model";
 import { Integer, queryStrings, unionEnum } from "../platform/http/schema";
 

@@ -1,4 +1,5 @@
-import { Type } from "@sinclair/typebox";
+// The builders as a namespace (see catalog/model.ts).
+import * as Type from "@sinclair/typebox";
 import { Integer } from "../platform/http/schema";
 
 /** What `GET /v1/meta` answers: the service, its dataset and the limits in force. */

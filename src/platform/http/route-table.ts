@@ -1,4 +1,6 @@
-import { type TSchema, Type } from "@sinclair/typebox";
+import type { TSchema } from "@sinclair/typebox";
+// The builders as a namespace (see catalog/model.ts).
+import * as Type from "@sinclair/typebox";
 import type { AnyElysia } from "elysia";
 import type { DirectHandler, Route, RouteMatch } from "./route";
 import { type OperationDocs, notesOf, operation } from "./route-notes";

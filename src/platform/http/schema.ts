@@ -1,4 +1,6 @@
-import { type IntegerOptions, Kind, type SchemaOptions, type TInteger, type TObject, type TOptional, type TSchema, type TString, Type, type TUnsafe } from "@sinclair/typebox";
+import { type IntegerOptions, Kind, type SchemaOptions, type TInteger, type TObject, type TOptional, type TSchema, type TString, type TUnsafe } from "@sinclair/typebox";
+// The builders as a namespace (see catalog/model.ts).
+import * as Type from "@sinclair/typebox";
 
 /**
  * Schema helpers for the model files. Each rule a client should see (a length, a format, an integer
