@@ -114,11 +114,12 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
  * its transaction, `onRevoked` then bumps the memory-mapped epoch. A process whose epoch is behind reads
  * the log entries it has not applied; a gap in them (entries swept while it was idle) means "all".
  */
-export function createSqliteKeyRevocations({ db, sqlite, dataDir }: StateDb): KeyRevocations {
+export function createSqliteKeyRevocations(state: StateDb): KeyRevocations {
+  const { sqlite, dataDir } = state;
   const epoch = openRevocationEpoch(dataDir);
   const after = onFirstUse(() => {
     const keyRevocations = keyRevocationsTable.sqlite;
-    return db
+    return state.db
       .select({ seq: keyRevocations.seq, keyHash: keyRevocations.keyHash })
       .from(keyRevocations)
       .where(gt(keyRevocations.seq, sql.placeholder("seq")))

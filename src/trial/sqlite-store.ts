@@ -9,7 +9,9 @@ const secrets = secretsTable.sqlite;
 const SELECT_SECRET = `SELECT "${secrets.value.name}" AS value FROM "${getTableName(secrets)}" WHERE "${secrets.name.name}" = ?1`;
 const INSERT_SECRET = `INSERT INTO "${getTableName(secrets)}" ("${secrets.name.name}", "${secrets.value.name}") VALUES (?1, ?2) ON CONFLICT DO NOTHING`;
 
-export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
+export function createSqliteTrialStore(state: StateDb): TrialStore {
+  // The secret is read at every start (plain SQL); drizzle (`state.db`) at the first challenge or trial request.
+  const { sqlite } = state;
   return {
     secret(name, generate) {
       // Plain SQL: every start reads a secret before it answers, and building a process's first drizzle
@@ -24,7 +26,7 @@ export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
 
     markChallengeUsed(id, expiresAt) {
       const usedChallenges = usedChallengesTable.sqlite;
-      const inserted = db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning().all();
+      const inserted = state.db.insert(usedChallenges).values({ id, expiresAt }).onConflictDoNothing().returning().all();
       return inserted.length > 0;
     },
 
@@ -32,7 +34,7 @@ export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
       if (n > quota) return null;
       const trialUsage = trialUsageTable.sqlite;
       // One statement: the row's current count is checked and raised in the same step.
-      const row = db
+      const row = state.db
         .insert(trialUsage)
         .values({ jti, used: n, expiresAt })
         .onConflictDoUpdate({ target: trialUsage.jti, set: { used: sql`${trialUsage.used} + ${n}` }, setWhere: lte(sql`${trialUsage.used} + ${n}`, quota) })
@@ -43,18 +45,18 @@ export function createSqliteTrialStore({ db, sqlite }: StateDb): TrialStore {
 
     trialRequestsUsed(jti) {
       const trialUsage = trialUsageTable.sqlite;
-      return db.select({ used: trialUsage.used }).from(trialUsage).where(eq(trialUsage.jti, jti)).get()?.used ?? 0;
+      return state.db.select({ used: trialUsage.used }).from(trialUsage).where(eq(trialUsage.jti, jti)).get()?.used ?? 0;
     },
 
     sweepExpired(now, batch) {
       const cutoff = now - TRIAL_EXPIRY_MARGIN_MS;
       const trialUsage = trialUsageTable.sqlite;
       const usedChallenges = usedChallengesTable.sqlite;
-      const usage = db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, cutoff)).limit(batch);
-      const challenges = db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, cutoff)).limit(batch);
+      const usage = state.db.select({ jti: trialUsage.jti }).from(trialUsage).where(lte(trialUsage.expiresAt, cutoff)).limit(batch);
+      const challenges = state.db.select({ id: usedChallenges.id }).from(usedChallenges).where(lte(usedChallenges.expiresAt, cutoff)).limit(batch);
       return (
-        db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }).all().length +
-        db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }).all().length
+        state.db.delete(trialUsage).where(inArray(trialUsage.jti, usage)).returning({ jti: trialUsage.jti }).all().length +
+        state.db.delete(usedChallenges).where(inArray(usedChallenges.id, challenges)).returning({ id: usedChallenges.id }).all().length
       );
     },
   };

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { accessSync, chmodSync, closeSync, constants, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { drizzle } from "drizzle-orm/bun-sqlite";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import type { SchemaHistory } from "./schema-history";
 import { migrateSqlite } from "./sqlite-migrations";
 import { openDataFile, STATE_FILE_NAME } from "./data-files";
@@ -23,7 +23,15 @@ export function openStateDb(dataDir: string, history: SchemaHistory, log: (line:
   try {
     prepareFiles(dataDir, log);
     const sqlite = openDatabase(file, history, log);
-    return { sqlite, db: drizzle(sqlite), dataDir };
+    let db: BunSQLiteDatabase | undefined;
+    return {
+      sqlite,
+      /** drizzle over `sqlite`, made for the first store that queries through it, not at the start. */
+      get db() {
+        return (db ??= drizzle(sqlite));
+      },
+      dataDir,
+    };
   } catch (error) {
     throw dataDirUnusable(dataDir, error);
   }
