@@ -10,7 +10,7 @@ const SELECT_SECRET = `SELECT "${secrets.value.name}" AS value FROM "${getTableN
 const INSERT_SECRET = `INSERT INTO "${getTableName(secrets)}" ("${secrets.name.name}", "${secrets.value.name}") VALUES (?1, ?2) ON CONFLICT DO NOTHING`;
 
 export function createSqliteTrialStore(state: StateDb): TrialStore {
-  // The secret is read at every start (plain SQL); drizzle (`state.db`) at the first challenge or trial request.
+  // drizzle's database (`state.db`) is made by the first challenge or trial request, not by the start.
   const { sqlite } = state;
   return {
     secret(name, generate) {
