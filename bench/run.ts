@@ -4,9 +4,10 @@
  *
  * 1. Copies dist/foodapi to a temporary directory (a concurrent rebuild cannot change it mid-run) and records
  *    its size.
- * 2. Start times, exec to the first 200 on /healthz, fresh data directory each time, median of 5: first start
- *    (a fresh --cache-dir each time: the embedded catalog is expanded into it), then later starts ("cold
- *    start", the bench's cache directory, where one unmeasured start expanded it), by default and with
+ * 2. Start times, exec to the first 200 on /healthz: first start, median of FIRST_START_RUNS (a fresh
+ *    --cache-dir each time: the embedded catalog is expanded into it), then later starts, median of
+ *    LATER_START_RUNS ("cold start", the bench's cache directory, where one unmeasured start expanded it,
+ *    and one data directory made before, as a restart reopens it), by default and with
  *    `--workers 1`; each default later start right after one of the start's ceiling (bench/start-ceiling.ts).
  * 3. SR28 import time: bench/import (median of BENCH_IMPORT_RUNS, default 3).
  * 4. Typical response sizes from a running server; each workload's ceiling (bench/ceiling.ts) answers with a
@@ -51,7 +52,7 @@ import { pageTouchCost } from "./lib/page-touch";
 import { cleanEnv, cleanup, cleanUpOnSignals, tempDir } from "./lib/processes";
 import { type Figures, printTable, report, type Starts, type StartTimes } from "./lib/report";
 import { benchCacheDir, coldStartMs, coldStartTimes, compileStartCeiling, onServer, onServers, type Server, type StoreUrls, startCeiling, startFoodapi } from "./lib/servers";
-import { BROWSER_ACCEPT_ENCODING, COLD_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
+import { BROWSER_ACCEPT_ENCODING, FIRST_START_RUNS, LATER_START_RUNS, METRICS_ROUNDS, METRICS_SLICE_SECONDS, MIX_QUERIES, ROUNDS, SEARCH_PATH, SECONDS } from "./lib/settings";
 import { startStoreServers } from "./lib/stores";
 import { measureWorkersMemory, type PathFiles, workersMemoryTables } from "./lib/workers-memory";
 import { ensureWrk, type Interleaved, measure, measureInterleaved, measureTogether, type WrkClient, wrkVersion } from "./lib/wrk";
@@ -125,7 +126,7 @@ async function measureStarts(binary: string) {
   // Cold start (after one unmeasured `version` exec, so the fresh copy is in the page cache).
   Bun.spawnSync([binary, "version"], { env: cleanEnv(), stdout: "ignore", stderr: "ignore" });
   // First start: a fresh cache directory each time, so the catalog is expanded into it every time.
-  const firstStart = await starts(binary, COLD_START_RUNS, () => ["--cache-dir", tempDir("foodapi-bench-cache-")]);
+  const firstStart = await starts(binary, FIRST_START_RUNS, () => ["--cache-dir", tempDir("foodapi-bench-cache-")]);
   console.error(`bench: first start (expansion included) ${firstStart.runsMs.join(", ")} ms (median ${firstStart.medianMs})`);
   // Every later start, and every workload's server, uses the bench's own cache directory; this start expands
   // the catalog there, unmeasured, so that no measured one does (nor shows its peak memory).
@@ -134,13 +135,13 @@ async function measureStarts(binary: string) {
   const laterDataDir = tempDir("foodapi-bench-cold-");
   await coldStartMs(binary, laterArgs, laterDataDir);
   // Each after a start of the bare compiled server: what the machine charges for starting a compiled Bun.
-  const coldStart = await starts(binary, COLD_START_RUNS, () => laterArgs, laterDataDir, compileStartCeiling());
+  const coldStart = await starts(binary, LATER_START_RUNS, () => laterArgs, laterDataDir, compileStartCeiling());
   console.error(`bench: cold start ${coldStart.runsMs.join(", ")} ms (median ${coldStart.medianMs}; every route ${coldStart.everyRoute.medianMs})`);
   console.error(`bench: the start's ceiling (bench/start-ceiling.ts, compiled) ${coldStart.ceiling.runsMs.join(", ")} ms (median ${coldStart.ceiling.medianMs})`);
-  const coldStartOneWorker = { ...(await starts(binary, COLD_START_RUNS, () => [...oneWorkerArgs, ...laterArgs], laterDataDir)), args: oneWorkerArgs };
+  const coldStartOneWorker = { ...(await starts(binary, LATER_START_RUNS, () => [...oneWorkerArgs, ...laterArgs], laterDataDir)), args: oneWorkerArgs };
   console.error(`bench: cold start --workers 1: ${coldStartOneWorker.runsMs.join(", ")} ms (median ${coldStartOneWorker.medianMs}; every route ${coldStartOneWorker.everyRoute.medianMs})`);
   // A start that makes a new data directory (its state database, with the fsyncs that makes it durable).
-  const coldStartNewData = { ...(await starts(binary, COLD_START_RUNS, () => [...oneWorkerArgs, ...laterArgs])), args: oneWorkerArgs };
+  const coldStartNewData = { ...(await starts(binary, LATER_START_RUNS, () => [...oneWorkerArgs, ...laterArgs])), args: oneWorkerArgs };
   console.error(`bench: cold start --workers 1, new data directory: ${coldStartNewData.runsMs.join(", ")} ms (median ${coldStartNewData.medianMs})`);
   return { pageTouch, firstStart, coldStart, coldStartOneWorker, coldStartNewData };
 }
