@@ -13,8 +13,7 @@ export function onFirstUse<T>(make: () => T): () => T {
  * is read through to the made object, so the stand-in behaves as it does (its keys, `in`, spreading).
  */
 export function madeOnFirstUse<T extends object>(make: () => T): T {
-  let made: T | undefined;
-  const target = () => (made ??= make());
+  const target = onFirstUse(make);
   return new Proxy({} as T, {
     get: (_, key) => Reflect.get(target(), key),
     has: (_, key) => Reflect.has(target(), key),
