@@ -31,11 +31,13 @@ import {
   AB_DEFAULT_ROUNDS,
   AB_DEFAULT_SLICE_SECONDS,
   DEFAULT_ROUNDS,
+  FIRST_START_RUNS,
   INPROCESS_DEFAULT_RUNS,
   INPROCESS_EDEN_EVERY,
   INPROCESS_REQUESTS_PER_ROUND,
   INPROCESS_ROUNDS,
   INPROCESS_WARM_ROUNDS,
+  LATER_START_RUNS,
   SYSCALL_SLICE_SECONDS,
 } from "../../bench/lib/settings";
 import { PROBE_BODIES, PROBE_LONGEST, PROBE_SHORTEST } from "../../bench/lib/syscall-probe";
@@ -104,6 +106,11 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
   },
   { what: "bench/ab.ts's rounds and slice", patterns: [/`BENCH_AB_ROUNDS`, (\d+); `BENCH_AB_SLICE_SECONDS`, (\d+)/], expected: [AB_DEFAULT_ROUNDS, AB_DEFAULT_SLICE_SECONDS] },
   { what: "bench/run's interleaved rounds", patterns: [/`BENCH_ROUNDS` \((\d+):/], expected: [DEFAULT_ROUNDS] },
+  {
+    what: "bench/run's starts",
+    patterns: [/the first start, median of (\d+)[\s\S]{0,200}?`--workers 1`, median of (\d+)/],
+    expected: [FIRST_START_RUNS, LATER_START_RUNS],
+  },
   {
     what: "bench/in-process.ts's rounds, warm-up and requests a round",
     patterns: [/(\d+) rounds\s+of\s+(\d+(?:,\d{3})*)\s+\(the\s+first\s+(\d+)\s+warm/],
