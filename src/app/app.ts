@@ -23,7 +23,7 @@ import type { MaybePromise } from "../platform/maybe-promise";
 import { createUsageRecorder } from "../usage/recorder";
 import { usageSweeper } from "../usage/service";
 import { trialCredential } from "../trial/credential";
-import { loadTrialSecrets, TRIAL_LIMIT, type TrialDeps } from "../trial/service";
+import { TRIAL_LIMIT, type TrialDeps, trialSecrets } from "../trial/service";
 import { requestFacts } from "../platform/http/request-context";
 import { withResponseHeaders } from "./http/response-headers";
 import { createRouteTable, type DirectRouteSpec, type HiddenRouteSpec, type RouteTable } from "../platform/http/route-table";
@@ -105,7 +105,7 @@ export async function createFoodApi(deps: AppDeps) {
   const trial: TrialDeps = {
     store: trialStore,
     clock,
-    secrets: await loadTrialSecrets(trialStore, config),
+    secrets: trialSecrets(trialStore, config),
     turnstile: config.turnstileSecretKey
       ? { secretKey: config.turnstileSecretKey, verifyUrl: config.turnstileVerifyUrl, timeoutMs: config.turnstileTimeoutMs }
       : undefined,

@@ -102,7 +102,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     });
     app = await built;
   } catch (error) {
-    // Building the app writes to the state too (the generated trial secret).
+    // Whatever building the app asks of the state (a backend's stores do their own set-up) fails as the state.
     throw stateUnusable(config, error);
   }
   // The routes Elysia answers (accounts, keys, trial, dashboard, docs) are composed on a timer, off the

@@ -1,14 +1,12 @@
-import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { users as usersTable } from "../accounts/tables";
 import { onFirstUse } from "../platform/first-use";
 import type { StateDb } from "../platform/storage/state-db";
-import { openRevocationEpoch } from "./sqlite-revocation-epoch";
 import { apiKeys as apiKeysTable, keyRevocations as keyRevocationsTable } from "./tables";
-import { ALL_KEYS, type ApiKey, type KeyRefusal, type KeyRevocations, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
+import { type ApiKey, type KeyRefusal, type KeyStore, REVOKED_KEY_RETENTION_MS } from "./store";
 
 /** The revocation log only has to outlive the time between two requests of a process. */
 const REVOCATION_LOG_RETENTION_MS = 3600 * 1000;
-const NO_NEWS: readonly string[] = [];
 
 export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
   const users = usersTable.sqlite;
@@ -106,43 +104,5 @@ export function createSqliteKeyStore({ db, sqlite }: StateDb): KeyStore {
       );
     },
     countActive: () => db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)).get()!.n,
-  };
-}
-
-/**
- * Revocations among the processes sharing one data directory: the store's revoke writes the log entry in
- * its transaction, `onRevoked` then bumps the memory-mapped epoch. A process whose epoch is behind reads
- * the log entries it has not applied; a gap in them (entries swept while it was idle) means "all".
- */
-export function createSqliteKeyRevocations(state: StateDb): KeyRevocations {
-  const { sqlite, dataDir } = state;
-  const epoch = openRevocationEpoch(dataDir);
-  const after = onFirstUse(() => {
-    const keyRevocations = keyRevocationsTable.sqlite;
-    return state.db
-      .select({ seq: keyRevocations.seq, keyHash: keyRevocations.keyHash })
-      .from(keyRevocations)
-      .where(gt(keyRevocations.seq, sql.placeholder("seq")))
-      .orderBy(keyRevocations.seq)
-      .prepare();
-  });
-  const latest = () => sqlite.query<{ seq: number | null }, []>("SELECT max(seq) AS seq FROM key_revocations").get()?.seq ?? 0;
-  let seenEpoch = epoch.current();
-  let appliedSeq = latest();
-  return {
-    onRevoked: () => epoch.bump(),
-    takeRevoked() {
-      const now = epoch.current();
-      if (now === seenEpoch) return NO_NEWS;
-      seenEpoch = now;
-      const entries = after().all({ seq: appliedSeq });
-      if (entries.length === 0 || entries[0]!.seq !== appliedSeq + 1) {
-        appliedSeq = Math.max(appliedSeq, latest());
-        return "all";
-      }
-      appliedSeq = entries.at(-1)!.seq;
-      const hashes = entries.map((entry) => entry.keyHash);
-      return hashes.includes(ALL_KEYS) ? "all" : hashes;
-    },
   };
 }

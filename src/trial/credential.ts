@@ -1,8 +1,9 @@
 import type { Admitted, CredentialResult, Principal } from "../platform/http/credential-guard";
 import { quotaRefusal } from "./errors";
 import { rateLimitHeaders } from "../limits/http";
-import { isPromise, type MaybePromise } from "../platform/maybe-promise";
-import { createTrialQuota, type TrialDeps, type TrialQuota } from "./service";
+import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
+import type { Clock } from "../platform/clock";
+import { createTrialQuota, type TrialDeps, type TrialQuota, type TrialSecrets } from "./service";
 import { verifyTrialToken } from "./token";
 
 /**
@@ -12,17 +13,19 @@ import { verifyTrialToken } from "./token";
 export function trialCredential(deps: Pick<TrialDeps, "store" | "clock" | "secrets">) {
   const consume = createTrialQuota(deps);
   return {
-    verify(presented: string): CredentialResult {
-      const check = verifyTrialToken(deps.secrets.token, deps.clock, presented);
-      return check.ok
-        ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
-        : { ok: false, reason: check.reason };
-    },
+    verify: (presented: string): MaybePromise<CredentialResult> => then(deps.secrets(), (secrets) => verifyWith(secrets, deps.clock, presented)),
     admit(principal: Extract<Principal, { kind: "trial" }>, cost = 1): MaybePromise<Admitted> {
       const quota = consume(principal.id, principal.expiresAt, cost);
       return isPromise(quota) ? quota.then(asAdmission) : asAdmission(quota);
     },
   };
+}
+
+function verifyWith(secrets: TrialSecrets, clock: Clock, presented: string): CredentialResult {
+  const check = verifyTrialToken(secrets.token, clock, presented);
+  return check.ok
+    ? { ok: true, principal: { kind: "trial", id: check.claims.jti, tier: "anon", expiresAt: check.claims.exp * 1000 } }
+    : { ok: false, reason: check.reason };
 }
 
 // A module function, not a callback made per request: the data routes' hot path (credential-guard.ts).

@@ -24,7 +24,7 @@ export function trialRoutes(deps: TrialDeps & { config: Config }) {
         "/trial-challenge",
         async ({ set }) => {
           Object.assign(set.headers, NO_STORE);
-          return newChallenge(deps.secrets.challenge, deps.clock);
+          return newChallenge((await deps.secrets()).challenge, deps.clock);
         },
         {
           detail: operation({

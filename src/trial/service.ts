@@ -16,16 +16,38 @@ export interface TrialSecrets {
   readonly challenge: string;
 }
 
-/** FOODAPI_TRIAL_SECRET, else a secret generated once and kept in the state database in the data directory. */
-export async function loadTrialSecrets(store: TrialStore, config: Config): Promise<TrialSecrets> {
-  const token = config.trialSecret ?? (await store.secret("trial-token", () => randomHex(32)));
-  // Derived at the first challenge, not at the start.
-  let challenge: string | undefined;
-  return {
-    token,
-    get challenge() {
-      return (challenge ??= hmacSha256(token, "foodapi altcha challenge v1", "hex"));
-    },
+/**
+ * FOODAPI_TRIAL_SECRET, else a secret generated once and kept in the state store: read at the first trial
+ * request or challenge, not at the start (its store, and drizzle with it, load then: design §18). After the
+ * first read the secrets are at hand synchronously; a failed read is tried again by the next request.
+ */
+export function trialSecrets(store: TrialStore, config: Pick<Config, "trialSecret">): () => MaybePromise<TrialSecrets> {
+  let secrets: TrialSecrets | undefined;
+  let reading: Promise<TrialSecrets> | undefined;
+  const derive = (token: string): TrialSecrets => {
+    // Derived at the first challenge, not with the token secret.
+    let challenge: string | undefined;
+    return {
+      token,
+      get challenge() {
+        return (challenge ??= hmacSha256(token, "foodapi altcha challenge v1", "hex"));
+      },
+    };
+  };
+  return () => {
+    if (secrets) return secrets;
+    if (reading) return reading;
+    if (config.trialSecret !== undefined) return (secrets = derive(config.trialSecret));
+    const token = store.secret("trial-token", () => randomHex(32));
+    if (!isPromise(token)) return (secrets = derive(token));
+    reading = token.then(
+      (value) => (secrets = derive(value)),
+      (error) => {
+        reading = undefined;
+        throw error;
+      },
+    );
+    return reading;
   };
 }
 
@@ -35,7 +57,8 @@ export const TRIAL_LIMIT = "trial";
 export interface TrialDeps {
   store: TrialStore;
   clock: Clock;
-  secrets: TrialSecrets;
+  /** The trial's secrets, read at their first use (`trialSecrets`). */
+  secrets: () => MaybePromise<TrialSecrets>;
   turnstile: { secretKey: string; verifyUrl: string; timeoutMs: number } | undefined;
 }
 
@@ -50,11 +73,11 @@ export async function redeemChallenge(deps: TrialDeps, challengeToken: string, c
     }
     if (result === "failed") throw apiError("CHALLENGE_FAILED");
   } else {
-    const check = await checkChallengeToken(deps.secrets.challenge, deps.clock, challengeToken);
+    const check = await checkChallengeToken((await deps.secrets()).challenge, deps.clock, challengeToken);
     // Recorded only once verified, so unverified payloads cannot fill the store.
     if (!check.ok || !(await deps.store.markChallengeUsed(check.id, check.expiresAt))) throw apiError("CHALLENGE_FAILED");
   }
-  const { token, claims } = issueTrialToken(deps.secrets.token, deps.clock);
+  const { token, claims } = issueTrialToken((await deps.secrets()).token, deps.clock);
   return { token, expiresAt: new Date(claims.exp * 1000).toISOString() };
 }
 

@@ -9,7 +9,7 @@ import { ROOT } from "../helpers/paths";
  * into chunks at each dynamic import (build.sh), and `serve` loads the chunks its own module imports, each
  * loading those it imports. Bundled as build.sh bundles it (without compiling), those chunks must hold none
  * of the code the docs say loads later: Elysia and the routes it answers, the analysis, altcha, argon2,
- * the PostgreSQL and Redis stores, the import.
+ * drizzle and the stores built with it, the PostgreSQL and Redis stores, the import.
  */
 const LOADED_LATER = [
   "node_modules/elysia/",
@@ -30,8 +30,13 @@ const LOADED_LATER = [
   // import the builders as a namespace, of which the bundler keeps those used.
   "node_modules/@sinclair/typebox/build/esm/type/type/",
   "src/analysis/service.ts",
-  // drizzle's core loads part of its pg-core itself (its SQL and relations modules import it); the
-  // PostgreSQL state and our tables' PostgreSQL builders (platform/storage/declare-table.ts) load later.
+  // drizzle, and every store and table declaration built with it, loads with the first store used
+  // (app/state/sqlite-state.ts); the SQLite state's start is plain SQL (the revocation log), and its migrations load only to migrate.
+  "node_modules/drizzle-orm/",
+  "src/app/state/sqlite-stores.ts",
+  "src/app/state/state-schema.ts",
+  "src/platform/storage/sqlite-migrations.ts",
+  "src/platform/storage/declare-table.ts",
   "src/platform/storage/postgres-core.ts",
   "src/app/state/postgres-state.ts",
   "src/app/state/redis-state.ts",
@@ -77,7 +82,7 @@ describe("the chunks a start loads", () => {
     const inputs = [...loaded].flatMap((file) => Object.keys(byFile.get(file)!.inputs));
     expect(inputs.filter((input) => LOADED_LATER.some((later) => input.includes(later)))).toEqual([]);
     // The walk itself finds what a start does need: a test that found nothing would pass for nothing.
-    for (const needed of ["src/cli/serve.ts", "src/app/app.ts", "src/catalog/routes.ts", "src/meta/routes.ts", "node_modules/@sinclair/typebox/build/esm/type/object/", "node_modules/drizzle-orm/sqlite-core/"]) {
+    for (const needed of ["src/cli/serve.ts", "src/app/app.ts", "src/catalog/routes.ts", "src/meta/routes.ts", "node_modules/@sinclair/typebox/build/esm/type/object/", "src/app/state/sqlite-state.ts", "src/keys/sqlite-revocations.ts"]) {
       expect(inputs.some((input) => input.includes(needed))).toBe(true);
     }
   });

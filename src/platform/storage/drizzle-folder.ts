@@ -5,9 +5,9 @@ import type { Snapshot } from "./schema-shape";
 
 /**
  * A folder drizzle-kit generates (src/app/state/migrations/<dialect>/, given relative to the repository), read when the code is
- * bundled: imported `with { type: "macro" }`, this runs in Bun's bundler (and in `bun run` / `bun test`
- * as they load the importing module), and the binary carries the result, no file. The migrations in the
- * journal's order, and the baseline's snapshot.
+ * bundled: called by macros (app/state/state-migrations.ts), it runs in Bun's bundler (and in `bun run` /
+ * `bun test` as they load the importing module), and the binary carries the result, no file. The migrations
+ * in the journal's order, and the baseline's snapshot.
  */
 export function drizzleFolder(folder: string): { generated: GeneratedMigration[]; baseline: Snapshot } {
   const root = join(import.meta.dir, "../../..", folder);

@@ -24,3 +24,12 @@ export const latestVersion = (history: SchemaHistory) => history.legacy.length +
 
 /** The version a database is at after the baseline. */
 export const baselineVersion = (history: SchemaHistory) => history.legacy.length + 1;
+
+/**
+ * A schema as a start opens it: its latest version, and its history, read only for a database at another
+ * version (new, older, or newer): a later start reads one pragma and loads no migration (design §18).
+ */
+export interface VersionedSchema {
+  latest: number;
+  history: () => SchemaHistory;
+}

@@ -13,6 +13,7 @@ import { DataDirUnusable } from "./storage-fault";
  * Foreign keys are not enforced while migrating, and checked before each commit: drizzle-kit rebuilds a
  * table to change it (copy, drop, rename), and dropping a parent table with enforcement on would delete
  * its children's rows. `PRAGMA foreign_keys` cannot change inside a transaction, so it is set around them.
+ * @public required by state-db.ts for a database at another version, which knip does not follow
  */
 export function migrateSqlite(sqlite: Database, history: SchemaHistory): { from: number; to: number } | null {
   const latest = latestVersion(history);

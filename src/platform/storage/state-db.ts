@@ -1,9 +1,8 @@
 import { Database } from "bun:sqlite";
 import { accessSync, chmodSync, closeSync, constants, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
-import type { SchemaHistory } from "./schema-history";
-import { migrateSqlite } from "./sqlite-migrations";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { VersionedSchema } from "./schema-history";
 import { openDataFile, STATE_FILE_NAME } from "./data-files";
 import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
 
@@ -15,20 +14,20 @@ import { DataDirUnusable, dataDirUnusable } from "./storage-fault";
 export type StateDb = ReturnType<typeof openStateDb>;
 
 /**
- * `history`: the schema's migrations, which the composition root gathers (app/state/state-schema.ts). `log`:
- * where a start that migrated an existing database says so (serve and the CLI: stderr).
+ * `schema`: the schema's version and its migrations, which the composition root gathers (app/state/sqlite-state.ts).
+ * `log`: where a start that migrated an existing database says so (serve and the CLI: stderr).
  */
-export function openStateDb(dataDir: string, history: SchemaHistory, log: (line: string) => void = () => {}) {
+export function openStateDb(dataDir: string, schema: VersionedSchema, log: (line: string) => void = () => {}) {
   const file = join(dataDir, STATE_FILE_NAME);
   try {
     prepareFiles(dataDir, log);
-    const sqlite = openDatabase(file, history, log);
+    const sqlite = openDatabase(file, schema, log);
     let db: BunSQLiteDatabase | undefined;
     return {
       sqlite,
-      /** drizzle over `sqlite`, made for the first store that queries through it, not at the start. */
+      /** drizzle over `sqlite`, loaded and made for the first store that queries through it, not at the start. */
       get db() {
-        return (db ??= drizzle(sqlite));
+        return (db ??= (require("./sqlite-drizzle") as typeof import("./sqlite-drizzle")).drizzle(sqlite));
       },
       dataDir,
     };
@@ -75,11 +74,16 @@ function prepareFiles(dataDir: string, log: (line: string) => void): void {
   }
 }
 
-function openDatabase(file: string, history: SchemaHistory, log: (line: string) => void) {
+function openDatabase(file: string, schema: VersionedSchema, log: (line: string) => void) {
   const sqlite = new Database(file, { create: true, strict: true });
   try {
     configure(sqlite);
-    const applied = migrateSqlite(sqlite, history);
+    // At this binary's version (every start but a database's first and an upgrade's): nothing to migrate,
+    // and the migrations, their code and the history are not loaded. The version only ever goes up, and
+    // migrating re-reads it inside its transaction.
+    if (sqlite.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version === schema.latest) return sqlite;
+    const { migrateSqlite } = require("./sqlite-migrations") as typeof import("./sqlite-migrations");
+    const applied = migrateSqlite(sqlite, schema.history());
     // Migrations are forward only: the line tells the operator when a data directory stopped being one
     // the release before can open. A new database (from schema 0) is no such news.
     if (applied && applied.from > 0) log(`state database ${file}: migrated from schema ${applied.from} to ${applied.to}`);
