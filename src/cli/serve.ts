@@ -52,6 +52,13 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   const leading = role === null && config.workers > 1;
   const logsRequests = config.logLevel === "info" || config.logLevel === "debug";
   const youngCollection = collectYoungWhileServing();
+  let firstAnswer: (() => void) | undefined;
+  const firstAnswered = new Promise<void>((resolve) => {
+    firstAnswer = () => {
+      firstAnswer = undefined;
+      resolve();
+    };
+  });
   // Bound first, so that the app is built knowing the real port (`--port 0`); a request that arrives
   // before the app is built waits for it.
   let app: FoodApi | undefined;
@@ -74,7 +81,10 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
       idleTimeoutSeconds: config.idleTimeoutSeconds,
       reusePort: role !== null || leading,
       worker: role?.index ?? (leading ? 0 : undefined),
-      answered: youngCollection.answered,
+      answered: () => {
+        youngCollection.answered();
+        firstAnswer?.();
+      },
     }),
   );
   config = withBoundPort(config, server.port!);
@@ -105,19 +115,21 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     // Whatever building the app asks of the state (a backend's stores do their own set-up) fails as the state.
     throw stateUnusable(config, error);
   }
-  // The routes Elysia answers (accounts, keys, trial, dashboard, docs) are composed on a timer, off the
-  // path to the first answer (design §18): the requests that waited for the start are answered first, and
-  // one for those routes that comes sooner waits for them.
+  // What no first answer needs waits for this process's first answer (or FIRST_ANSWER_WAIT_MS without one),
+  // then a timer, so that the answer is sent first (design §18): the requests that waited at the port for
+  // the start (a health check, a load balancer's traffic) are answered before the other workers start
+  // (each start takes a core for tens of milliseconds), Elysia's routes are composed or argon2 loads.
+  const afterFirstAnswers = Promise.race([firstAnswered, Bun.sleep(FIRST_ANSWER_WAIT_MS)]).then(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  // The routes Elysia answers (accounts, keys, trial, dashboard, docs): a request for one that comes sooner
+  // composes them itself, and waits for them.
   const composed = app;
-  setTimeout(() => composed.completeRoutes().catch(logError), 0);
+  void afterFirstAnswers.then(() => composed.completeRoutes().catch(logError));
 
   let started = true;
   if (role) {
     role.ready(server.port!);
   } else if (leading) {
-    // Spawned on a timer, as argon2 is loaded below: the requests that waited for the start are answered
-    // first, not after the milliseconds a spawn can hold the thread.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await afterFirstAnswers;
     workers = startWorkers(server.port!, 1, config.workers - 1, (index, message) => onWorkerMessage(index, message));
     started = await workers.ready.then(
       () => true,
@@ -128,15 +140,14 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
     announce(config, server.url.origin, 1, await describeCatalog(config.catalogPath));
   }
 
-  // After the start-up line, off the path to the first answer (design §18): said now rather than at the first sign-in.
-  // On a timer, so that the requests that waited for the start (a health check) are answered first: loading
-  // the addon (written to TMPDIR, then opened) holds the thread for milliseconds.
+  // After the start-up line and the first answers (loading the addon, written to TMPDIR then opened, holds
+  // the thread for milliseconds): a failure is said now rather than at the first sign-in.
   if (started && !role) {
-    setTimeout(() => {
+    void afterFirstAnswers.then(() =>
       loadPasswordHashing().catch((error) =>
         console.error(`foodapi: passwords cannot be hashed or checked (argon2 did not load: ${(error as Error).message}); sign-up and sign-in answer 500 until it can. Bun writes the addon to TMPDIR to load it: TMPDIR must be writable and allow executables`),
-      );
-    }, 0);
+      ),
+    );
   }
   const signal = started ? await stopSignal : "start-up failure";
   if (!role) console.error(`${signal}: draining in-flight requests${workers ? ` in ${config.workers} workers` : ""}`);
@@ -156,6 +167,12 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
   if (!role) console.error("stopped");
   return started && workersStopped ? 0 : 1;
 }
+
+/**
+ * How long what a start defers (serveInProcess) waits for the first answer before it goes ahead anyway: a
+ * request that waited at the port for the start is read within milliseconds of the app being built.
+ */
+const FIRST_ANSWER_WAIT_MS = 20;
 
 const portTaken = (config: Config) =>
   new CannotStart(`port ${config.port} on ${config.host} is already in use (another foodapi or another program); stop it, or set --port or PORT`);
