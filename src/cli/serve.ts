@@ -177,9 +177,13 @@ const FIRST_ANSWER_WAIT_MS = 20;
 const portTaken = (config: Config) =>
   new CannotStart(`port ${config.port} on ${config.host} is already in use (another foodapi or another program); stop it, or set --port or PORT`);
 
-/** Binds the port without SO_REUSEPORT for a moment: it fails exactly when anything listens there already. */
+/**
+ * Binds the port without SO_REUSEPORT for a moment: it fails exactly when anything listens there already.
+ * With `Bun.serve`, whose machinery the server binds with next anyway: a `Bun.listen` here cost the start
+ * ~5 ms (docs/performance.md, "The later start").
+ */
 function refuseTakenPort(config: Config): void {
-  bindOrExplain(config, () => Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } })).stop(true);
+  bindOrExplain(config, () => Bun.serve({ hostname: config.host, port: config.port, fetch: () => new Response(null, { status: 503 }) })).stop(true);
 }
 
 /**
