@@ -27,7 +27,7 @@ const deleteAccountKeys: DeleteOwned<StateDb["db"]> = (db, userId, now) => {
     db.delete(apiKeys).where(inArray(apiKeys.id, ids)).run();
     // The other processes must drop these keys from their caches now, but the revocation log would keep
     // their hashes for an hour: their entries go (earlier revokes') and the log gets a mark that names no
-    // key and makes every process drop all it has cached (keys/sqlite-store.ts), which an account
+    // key and makes every process drop all it has cached (keys/sqlite-revocations.ts), which an account
     // deletion, being rare, can afford. A process that had not read the removed entries yet meets the
     // mark after them, so it misses nothing.
     db.delete(keyRevocations).where(inArray(keyRevocations.keyHash, keys.map((key) => key.keyHash))).run();
