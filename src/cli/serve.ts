@@ -172,7 +172,7 @@ async function serveInProcess(config: Config, role: WorkerRole | null): Promise<
  * How long what a start defers (serveInProcess) waits for the first answer before it goes ahead anyway: a
  * request that waited at the port for the start is read within milliseconds of the app being built.
  */
-const FIRST_ANSWER_WAIT_MS = 20;
+export const FIRST_ANSWER_WAIT_MS = 20;
 
 const portTaken = (config: Config) =>
   new CannotStart(`port ${config.port} on ${config.host} is already in use (another foodapi or another program); stop it, or set --port or PORT`);

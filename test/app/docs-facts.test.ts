@@ -12,6 +12,7 @@ import { FRAME_BYTES, FRAMES_IN_FLIGHT } from "../../src/catalog/frame-pack";
 import { expandCatalog } from "../../src/catalog/catalog-expand";
 import { GRAMS_MAX, LOOKUP_MAX_FOODS, NUTRIENT_FILTERS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QUERY_MAX_CHARS } from "../../src/catalog/model";
 import { COMMANDS } from "../../src/cli/commands";
+import { FIRST_ANSWER_WAIT_MS } from "../../src/cli/serve";
 import { KEY_CACHE_TTL_MS, KEY_REFRESH_AFTER_MS } from "../../src/keys/active-keys";
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from "../../src/keys/service";
 import { REVOKED_KEY_RETENTION_MS } from "../../src/keys/store";
@@ -99,6 +100,11 @@ const FACTS: { what: string; patterns: RegExp[]; expected: (string | number)[] }
     expected: [STORE_CALL_DEADLINE_MS / 1000, REDIS_CONNECT_TIMEOUT_MS / 1000, REDIS_COMMAND_TIMEOUT_MS / 1000],
   },
   { what: "the heap's growth before a whole collection", patterns: [/grown (\d+) MB\s+past\s+its\s+size\s+after\s+the\s+last\s+whole/], expected: [OLD_GROWTH_BYTES / MIB] },
+  {
+    what: "how long a start's deferred work waits for the first answer",
+    patterns: [/first\s+answer,?\s+\(?or\s+(\d+)\s+ms\s+without\s+one/, /or\s+(\d+)\s+ms\s+after\s+the\s+start\s+without\s+one/],
+    expected: [FIRST_ANSWER_WAIT_MS],
+  },
   {
     what: "the later start's target (bench/run)",
     patterns: [/a later start ≤ (\d+) ms/, /later start[^|\n]*\|[^|\n]*\|\s*≤ (\d+) ms/],
