@@ -1,7 +1,7 @@
 import type { Admitted, CredentialResult, Principal } from "../platform/http/credential-guard";
 import { quotaRefusal } from "./errors";
 import { rateLimitHeaders } from "../limits/http";
-import { isPromise, type MaybePromise, then } from "../platform/maybe-promise";
+import { isPromise, type MaybePromise } from "../platform/maybe-promise";
 import type { Clock } from "../platform/clock";
 import { createTrialQuota, type TrialDeps, type TrialQuota, type TrialSecrets } from "./service";
 import { verifyTrialToken } from "./token";
@@ -13,7 +13,11 @@ import { verifyTrialToken } from "./token";
 export function trialCredential(deps: Pick<TrialDeps, "store" | "clock" | "secrets">) {
   const consume = createTrialQuota(deps);
   return {
-    verify: (presented: string): MaybePromise<CredentialResult> => then(deps.secrets(), (secrets) => verifyWith(secrets, deps.clock, presented)),
+    verify(presented: string): MaybePromise<CredentialResult> {
+      // No callback made per request: the secrets are at hand after the first read (trialSecrets).
+      const secrets = deps.secrets();
+      return isPromise(secrets) ? secrets.then((read) => verifyWith(read, deps.clock, presented)) : verifyWith(secrets, deps.clock, presented);
+    },
     admit(principal: Extract<Principal, { kind: "trial" }>, cost = 1): MaybePromise<Admitted> {
       const quota = consume(principal.id, principal.expiresAt, cost);
       return isPromise(quota) ? quota.then(asAdmission) : asAdmission(quota);
